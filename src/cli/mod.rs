@@ -1,0 +1,146 @@
+//! Command-line arguments, file reading and exit codes; the figures come from the library.
+
+mod tables;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use scorelens::formats::Format;
+use scorelens::profiles::Profile;
+use scorelens::{Error, Input, Options};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Exit code: the report was made.
+const OK: i32 = 0;
+/// Exit code: strict mode met a warning, or no item could be scored.
+const INPUT_ERROR: i32 = 1;
+/// Exit code: the command line was wrong (clap uses 2 as well).
+const USAGE: i32 = 2;
+
+/// Warnings echoed to stderr before the rest are only counted.
+const SHOWN_WARNINGS: usize = 20;
+
+#[derive(Parser)]
+#[command(
+    name = "scorelens",
+    version,
+    about = "Score LLM evaluation results on your own machine"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Score one run of predictions (several files are read as one run).
+    Score {
+        /// Predictions files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Benchmark rules to apply; by default the file's header or `benchmark` field decides.
+        #[arg(long)]
+        profile: Option<String>,
+        /// Stop with exit code 1 at the first warning.
+        #[arg(long)]
+        strict: bool,
+        /// Print the JSON report and nothing else on stdout.
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
+        /// Output layout.
+        #[arg(long, value_enum, default_value_t = Layout::Table)]
+        format: Layout,
+    },
+    /// List the profiles.
+    Profiles,
+    /// List the input formats.
+    Formats,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Layout {
+    Table,
+    Csv,
+    Markdown,
+}
+
+/// Runs the command line and returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { USAGE } else { OK };
+        }
+    };
+    match cli.command {
+        Command::Profiles => {
+            for p in Profile::all() {
+                println!("{:<22} {}", p.name(), p.describe());
+            }
+            OK
+        }
+        Command::Formats => {
+            for f in Format::all() {
+                println!("{}", f.name());
+            }
+            OK
+        }
+        Command::Score {
+            files,
+            profile,
+            strict,
+            json,
+            format,
+        } => score(&files, Options { profile, strict }, json, format),
+    }
+}
+
+fn score(files: &[PathBuf], opts: Options, json: bool, layout: Layout) -> i32 {
+    let mut contents = Vec::with_capacity(files.len());
+    for path in files {
+        match std::fs::read(path) {
+            Ok(bytes) => contents.push((path.display().to_string(), bytes)),
+            Err(e) => {
+                eprintln!("scorelens: {}: {e}", path.display());
+                return USAGE;
+            }
+        }
+    }
+    let inputs: Vec<Input> = contents
+        .iter()
+        .map(|(name, bytes)| Input { name, bytes })
+        .collect();
+    let report = match scorelens::score(&inputs, &opts) {
+        Ok(r) => r,
+        Err(e @ Error::UnknownProfile(_)) => {
+            eprintln!("scorelens: {e}");
+            return USAGE;
+        }
+        Err(e) => {
+            eprintln!("scorelens: {e}");
+            return INPUT_ERROR;
+        }
+    };
+    for w in report.warnings.iter().take(SHOWN_WARNINGS) {
+        eprintln!("warning: {w}");
+    }
+    if report.warnings.len() > SHOWN_WARNINGS {
+        eprintln!(
+            "warning: {} more warnings; see the JSON report (--json)",
+            report.warnings.len() - SHOWN_WARNINGS
+        );
+    }
+    let text = if json {
+        report.to_json() + "\n"
+    } else {
+        let t = tables::tables(&report);
+        match layout {
+            Layout::Table => tables::text(&report, &t),
+            Layout::Csv => tables::csv(&t),
+            Layout::Markdown => tables::markdown(&t),
+        }
+    };
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    OK
+}

@@ -1,0 +1,215 @@
+//! The report laid out as tables, then rendered as aligned text, CSV or Markdown.
+
+use scorelens::metrics::calibration::CalibrationFigures;
+use scorelens::Report;
+
+/// One table: a title, column names and rows of already formatted cells.
+pub struct Table {
+    pub title: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+fn cell(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
+}
+
+fn row(cells: &[&str]) -> Vec<String> {
+    cells.iter().map(|s| s.to_string()).collect()
+}
+
+/// The report's tables: headline figures, calibration both ways, reliability bins, groups.
+pub fn tables(r: &Report) -> Vec<Table> {
+    let m = &r.metrics;
+    let headline = Table {
+        title: "Headline".to_string(),
+        columns: row(&["figure", "value", "what it is"]),
+        rows: vec![
+            row(&[
+                "accuracy",
+                &cell(m.accuracy),
+                "exact match: correct / items (micro)",
+            ]),
+            row(&[
+                "normalized",
+                &cell(m.normalized),
+                "1 if right, -c/(1-c) if wrong; chance = 0",
+            ]),
+            row(&[
+                "macro accuracy",
+                &cell(m.macro_accuracy),
+                "mean over groups of accuracy",
+            ]),
+            row(&[
+                "macro normalized",
+                &cell(m.macro_normalized),
+                "mean over groups of normalized",
+            ]),
+            row(&[
+                "invalid share",
+                &cell(m.invalid_share),
+                "answers absent or not a valid option",
+            ]),
+            row(&[
+                "outside mass",
+                &cell(m.outside_mass),
+                "mean probability outside the valid options",
+            ]),
+        ],
+    };
+    let (c, x) = (&r.conditioning, &r.mixing);
+    let both = |name: &str, f: fn(&CalibrationFigures) -> Option<f64>, what: &str| {
+        row(&[name, &cell(f(c)), &cell(f(x)), what])
+    };
+    let calibration = Table {
+        title: "Calibration".to_string(),
+        columns: row(&["figure", "conditioning", "mixing", "what it is"]),
+        rows: vec![
+            both(
+                "ECE",
+                |f| f.ece,
+                "10 equal-width bins, top-label confidence",
+            ),
+            both("ECE equal-mass", |f| f.ece_em, "HELM's ece_10_bin"),
+            both("Brier", |f| f.brier, "squared error averaged over options"),
+            both("EPA", |f| f.epa, "mean probability on the gold option"),
+            both("NLL", |f| f.nll, "mean -ln q[gold], floored at 1e-15"),
+            row(&[
+                "items",
+                &c.items.to_string(),
+                &x.items.to_string(),
+                "items with usable probabilities",
+            ]),
+        ],
+    };
+    let bins = Table {
+        title: "Reliability (conditioning, equal-width)".to_string(),
+        columns: row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
+        rows: c
+            .bins
+            .iter()
+            .map(|b| {
+                let ci = match (b.ci_lo, b.ci_hi) {
+                    (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
+                    _ => "-".to_string(),
+                };
+                vec![
+                    format!("{:.1}-{:.1}", b.lo, b.hi),
+                    b.count.to_string(),
+                    cell(b.confidence),
+                    cell(b.accuracy),
+                    ci,
+                ]
+            })
+            .collect(),
+    };
+    let groups = Table {
+        title: "Groups".to_string(),
+        columns: row(&["group", "items", "accuracy", "normalized", "invalid share"]),
+        rows: r
+            .groups
+            .iter()
+            .map(|g| {
+                vec![
+                    g.name.clone(),
+                    g.items.to_string(),
+                    cell(g.accuracy),
+                    cell(g.normalized),
+                    cell(g.invalid_share),
+                ]
+            })
+            .collect(),
+    };
+    vec![headline, calibration, bins, groups]
+}
+
+/// Aligned plain text, with a header naming the run.
+pub fn text(r: &Report, tables: &[Table]) -> String {
+    let mut out = format!(
+        "scorelens · profile {} · model {} · {} items scored, {} skipped\n",
+        r.profile,
+        r.model.as_deref().unwrap_or("(unnamed)"),
+        r.items,
+        r.skipped
+    );
+    for f in &r.files {
+        out += &format!(
+            "  {} ({}): {} items, {} skipped\n",
+            f.name, f.format, f.items, f.skipped
+        );
+    }
+    for t in tables {
+        out += &format!("\n{}\n", t.title);
+        let widths: Vec<usize> = (0..t.columns.len())
+            .map(|i| {
+                let cells = t.rows.iter().map(|r| r[i].chars().count());
+                cells
+                    .chain([t.columns[i].chars().count()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for cells in std::iter::once(&t.columns).chain(&t.rows) {
+            let line: Vec<String> = cells
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(i, (c, w))| {
+                    let numeric =
+                        i > 0 && c.chars().all(|ch| ch.is_ascii_digit() || ".-".contains(ch));
+                    if numeric {
+                        format!("{c:>w$}")
+                    } else {
+                        format!("{c:<w$}")
+                    }
+                })
+                .collect();
+            out += &format!("  {}\n", line.join("  ").trim_end());
+        }
+    }
+    for n in &r.notes {
+        out += &format!("\nnote: {n}");
+    }
+    if !r.notes.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// CSV: one block per table, the title as a comment line.
+pub fn csv(tables: &[Table]) -> String {
+    let mut out = String::new();
+    for t in tables {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut ok = w.write_record(&t.columns).is_ok();
+        for r in &t.rows {
+            ok &= w.write_record(r).is_ok();
+        }
+        let bytes = w.into_inner().unwrap_or_default();
+        if ok {
+            out += &format!("# {}\n{}\n", t.title, String::from_utf8_lossy(&bytes));
+        }
+    }
+    out
+}
+
+/// GitHub-flavoured Markdown tables.
+pub fn markdown(tables: &[Table]) -> String {
+    let esc = |s: &str| s.replace('|', "\\|");
+    let mut out = String::new();
+    for t in tables {
+        out += &format!("### {}\n\n", t.title);
+        let head: Vec<String> = t.columns.iter().map(|c| esc(c)).collect();
+        out += &format!(
+            "| {} |\n|{}\n",
+            head.join(" | "),
+            "---|".repeat(t.columns.len())
+        );
+        for r in &t.rows {
+            let cells: Vec<String> = r.iter().map(|c| esc(c)).collect();
+            out += &format!("| {} |\n", cells.join(" | "));
+        }
+        out.push('\n');
+    }
+    out
+}

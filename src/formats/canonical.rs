@@ -1,0 +1,174 @@
+//! The canonical reader: JSON Lines (or one JSON array) of SPEC §1 items, with an optional header.
+//!
+//! JSON Lines stream line by line as chunks arrive. A file whose first non-blank byte is `[` is a
+//! JSON array and is buffered whole, then read element by element so that one bad element does not
+//! lose the rest; each element is located by the line it starts on.
+
+use super::canonical_item::{self, f, Fields, FIELDS};
+use super::json::{pick, PickError};
+use super::lines::{is_blank, Lines, BOM};
+use super::{Meta, Reader, Sink};
+use crate::warning::Warning;
+use serde::de::{Deserializer, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use std::fmt;
+
+/// Which of the two layouts the file has; decided by its first non-blank byte.
+enum Layout {
+    Undecided(Vec<u8>),
+    Lines(Lines),
+    Array(Vec<u8>),
+}
+
+/// Reads one canonical file.
+pub struct Canonical {
+    file: String,
+    layout: Layout,
+}
+
+impl Canonical {
+    pub fn new(file: &str) -> Self {
+        Canonical {
+            file: file.to_string(),
+            layout: Layout::Undecided(Vec::new()),
+        }
+    }
+}
+
+/// Reads one line of JSON Lines; blank lines are ignored.
+fn read_line(file: &str, line: u64, bytes: &[u8], sink: &mut dyn Sink) {
+    if !is_blank(bytes) {
+        read_object(file, line, bytes, "", sink);
+    }
+}
+
+impl Reader for Canonical {
+    fn feed(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
+        if let Layout::Undecided(head) = &mut self.layout {
+            head.extend_from_slice(chunk);
+            let body = head.strip_prefix(BOM).unwrap_or(head);
+            let Some(&first) = body.iter().find(|b| !b.is_ascii_whitespace()) else {
+                return;
+            };
+            let is_array = first == b'[';
+            let head = std::mem::take(head);
+            self.layout = if is_array {
+                Layout::Array(Vec::new())
+            } else {
+                Layout::Lines(Lines::default())
+            };
+            return self.feed(&head, sink);
+        }
+        let file = &self.file;
+        match &mut self.layout {
+            Layout::Array(buffer) => buffer.extend_from_slice(chunk),
+            Layout::Lines(lines) => lines.feed(chunk, |n, b| read_line(file, n, b, sink)),
+            Layout::Undecided(_) => {}
+        }
+    }
+
+    fn finish(&mut self, sink: &mut dyn Sink) {
+        match std::mem::replace(&mut self.layout, Layout::Undecided(Vec::new())) {
+            Layout::Lines(mut lines) => lines.finish(|n, b| read_line(&self.file, n, b, sink)),
+            Layout::Array(buffer) => read_array(&self.file, &buffer, sink),
+            Layout::Undecided(_) => {}
+        }
+    }
+}
+
+/// Reads one object (a line, or an array element) and pushes the item, header or error.
+fn read_object(file: &str, line: u64, bytes: &[u8], place: &str, sink: &mut dyn Sink) {
+    let picked = match pick(bytes, &FIELDS) {
+        Ok(p) => p,
+        Err(PickError::Syntax(msg)) => {
+            let msg = if std::str::from_utf8(bytes).is_err() {
+                "not valid UTF-8".to_string()
+            } else {
+                msg
+            };
+            return sink.skip(Warning::new(
+                file,
+                Some(line),
+                format!("{place}not valid JSON: {msg}"),
+            ));
+        }
+        Err(PickError::NotObject(kind)) => {
+            let why = format!("{place}expected a JSON object, found {kind}");
+            return sink.skip(Warning::new(file, Some(line), why));
+        }
+    };
+    if let Some(key) = picked.duplicate {
+        let why = format!("{place}field `{key}` appears twice");
+        return sink.skip(Warning::new(file, Some(line), why));
+    }
+    let fields: Fields = picked.values;
+    for (i, key) in [(f::MODEL, Meta::Model), (f::BENCHMARK, Meta::Benchmark)] {
+        if let Some(v) = canonical_item::meta(&fields, i) {
+            sink.meta(key, v);
+        }
+    }
+    if fields[f::HEADER].is_some() {
+        return;
+    }
+    let mut notes = Vec::new();
+    match canonical_item::build(&fields, line, &mut notes) {
+        Ok(item) => {
+            for n in notes {
+                sink.warn(Warning::new(file, Some(line), format!("{place}{n}")));
+            }
+            sink.item(item);
+        }
+        Err(why) => sink.skip(Warning::new(file, Some(line), format!("{place}{why}"))),
+    }
+}
+
+/// Reads a JSON array element by element, pushing each before the next is parsed.
+fn read_array(file: &str, buffer: &[u8], sink: &mut dyn Sink) {
+    let body = buffer.strip_prefix(BOM).unwrap_or(buffer);
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let visitor = ArrayVisitor {
+        file,
+        base: body,
+        sink,
+    };
+    let result = de.deserialize_seq(visitor).and_then(|()| de.end());
+    if let Err(e) = result {
+        let line = e.line() as u64;
+        let msg = e.to_string();
+        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+        let why =
+            format!("the JSON array is malformed here, so the rest of the file is lost: {msg}");
+        sink.skip(Warning::new(file, Some(line), why));
+    }
+}
+
+struct ArrayVisitor<'s, 'b> {
+    file: &'s str,
+    base: &'b [u8],
+    sink: &'s mut dyn Sink,
+}
+
+impl<'de, 's> Visitor<'de> for ArrayVisitor<'s, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON array of items")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let (mut n, mut line, mut counted) = (0u64, 1u64, 0usize);
+        while let Some(raw) = seq.next_element::<&'de RawValue>()? {
+            n += 1;
+            let text = raw.get().as_bytes();
+            // The element borrows from `base`, so its position gives its line.
+            let start = text.as_ptr() as usize - self.base.as_ptr() as usize;
+            line += self.base[counted..start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count() as u64;
+            counted = start;
+            read_object(self.file, line, text, &format!("element {n}: "), self.sink);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,251 @@
+//! A borrowed JSON value for the flexible fields of the canonical format.
+//!
+//! Field values such as `gold` or `probs` take several shapes (a label may be a string or an
+//! integer, a score a number or a one-element list). Reading them into this small borrowed tree
+//! lets the reader name the exact problem, while strings without escapes are never copied.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+
+/// A JSON value whose strings borrow from the input where they can.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Cow<'a, str>),
+    List(Vec<Val<'a>>),
+    Map(Vec<(Cow<'a, str>, Val<'a>)>),
+}
+
+impl<'a> Val<'a> {
+    /// The JSON kind, for error messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Val::Null => "null",
+            Val::Bool(_) => "a boolean",
+            Val::Int(_) | Val::Float(_) => "a number",
+            Val::Str(_) => "a string",
+            Val::List(_) => "a list",
+            Val::Map(_) => "an object",
+        }
+    }
+
+    /// The value as a number, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match *self {
+            Val::Int(i) => Some(i as f64),
+            Val::Float(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// A label: a string, or an integer written as its decimal text.
+    pub fn as_label(&self) -> Option<Cow<'a, str>> {
+        match self {
+            Val::Str(s) => Some(s.clone()),
+            Val::Int(i) => Some(Cow::Owned(i.to_string())),
+            _ => None,
+        }
+    }
+
+    /// Looks up a key of an object (first occurrence).
+    pub fn get(&self, key: &str) -> Option<&Val<'a>> {
+        match self {
+            Val::Map(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Val<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValVisitor)
+    }
+}
+
+struct ValVisitor;
+
+impl<'de> Visitor<'de> for ValVisitor {
+    type Value = Val<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Val<'de>, E> {
+        Ok(Val::Null)
+    }
+    fn visit_none<E>(self) -> Result<Val<'de>, E> {
+        Ok(Val::Null)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Val<'de>, E> {
+        Ok(Val::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Val<'de>, E> {
+        Ok(Val::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Val<'de>, E> {
+        Ok(i64::try_from(v).map_or(Val::Float(v as f64), Val::Int))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Val<'de>, E> {
+        Ok(Val::Float(v))
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Val<'de>, E> {
+        Ok(Val::Str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Val<'de>, E> {
+        Ok(Val::Str(Cow::Owned(v.to_string())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Val<'de>, E> {
+        Ok(Val::Str(Cow::Owned(v)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val<'de>, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(4).min(64));
+        while let Some(v) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Val::List(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val<'de>, A::Error> {
+        let mut out = Vec::with_capacity(map.size_hint().unwrap_or(4).min(64));
+        while let Some(k) = map.next_key::<Key<'de>>()? {
+            out.push((k.0, map.next_value()?));
+        }
+        Ok(Val::Map(out))
+    }
+}
+
+/// An object key, borrowed when it has no escapes.
+pub struct Key<'a>(pub Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_string())))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+/// A JSON object whose keys in `wanted` are read and all others skipped unparsed.
+///
+/// `N` is the number of wanted keys; `values[i]` holds the value of `wanted[i]`.
+pub struct Picked<'a, const N: usize> {
+    pub values: [Option<Val<'a>>; N],
+    /// A wanted key that occurred twice; the item is then malformed.
+    pub duplicate: Option<&'static str>,
+}
+
+/// Parses one JSON object, keeping only the wanted keys.
+pub fn pick<'a, const N: usize>(
+    bytes: &'a [u8],
+    wanted: &'static [&'static str; N],
+) -> Result<Picked<'a, N>, PickError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let picked = de::DeserializeSeed::deserialize(PickSeed { wanted }, &mut de)
+        .map_err(PickError::from_json)?;
+    de.end().map_err(PickError::from_json)?;
+    Ok(picked)
+}
+
+/// Why a line could not be read as an object.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PickError {
+    /// Valid JSON, but not an object: names what it is.
+    NotObject(&'static str),
+    /// Not valid JSON.
+    Syntax(String),
+}
+
+impl PickError {
+    fn from_json(e: serde_json::Error) -> Self {
+        let msg = e.to_string();
+        match msg.strip_prefix(NOT_OBJECT) {
+            Some(rest) => PickError::NotObject(
+                ["a list", "a string", "a number", "a boolean"]
+                    .into_iter()
+                    .find(|kind| rest.starts_with(kind))
+                    .unwrap_or("null"),
+            ),
+            // serde_json counts lines within the text it was given; drop that, keep the column.
+            None => PickError::Syntax(msg.replace(" at line 1 column", " at column")),
+        }
+    }
+}
+
+const NOT_OBJECT: &str = "not an object: ";
+
+struct PickSeed<const N: usize> {
+    wanted: &'static [&'static str; N],
+}
+
+impl<'de, const N: usize> de::DeserializeSeed<'de> for PickSeed<N> {
+    type Value = Picked<'de, N>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, const N: usize> Visitor<'de> for PickSeed<N> {
+    type Value = Picked<'de, N>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Picked {
+            values: std::array::from_fn(|_| None),
+            duplicate: None,
+        };
+        while let Some(k) = map.next_key::<Key<'de>>()? {
+            match self.wanted.iter().position(|w| *w == k.0) {
+                Some(i) => {
+                    let v: Val<'de> = map.next_value()?;
+                    if out.values[i].is_some() {
+                        out.duplicate.get_or_insert(self.wanted[i]);
+                    } else {
+                        out.values[i] = Some(v);
+                    }
+                }
+                None => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(out)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Err(de::Error::custom(format!("{NOT_OBJECT}a list")))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(E::custom(format!("{NOT_OBJECT}a string")))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(E::custom(format!("{NOT_OBJECT}a number")))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(E::custom(format!("{NOT_OBJECT}a number")))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(E::custom(format!("{NOT_OBJECT}a number")))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(E::custom(format!("{NOT_OBJECT}a boolean")))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Err(E::custom(format!("{NOT_OBJECT}null")))
+    }
+}

@@ -1,0 +1,130 @@
+//! Calibration figures under one reading of the probabilities, conditioning or mixing (SPEC §2, §4).
+
+use super::ece::{BinReport, EqualWidth};
+use super::ece_em::EqualMass;
+use crate::items::{Item, Mode, OptionItem};
+use serde::{Deserialize, Serialize};
+
+/// Floor on q[gold] inside the log, so a zero probability gives a finite NLL.
+pub const NLL_FLOOR: f64 = 1e-15;
+
+/// Running state of every calibration figure for one `Mode`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Calibration {
+    mode: Mode,
+    items: u64,
+    brier: f64,
+    epa: f64,
+    nll: f64,
+    width: EqualWidth,
+    mass: EqualMass,
+}
+
+/// The finished figures; all null when no item had usable probabilities.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationFigures {
+    pub ece: Option<f64>,
+    pub ece_em: Option<f64>,
+    pub brier: Option<f64>,
+    pub epa: Option<f64>,
+    pub nll: Option<f64>,
+    pub items: u64,
+    pub bins: Vec<BinReport>,
+}
+
+/// Confidence of one prediction: q[answer] for a valid answer, else max q (SPEC §4).
+pub fn confidence(o: &OptionItem, q: &[f64]) -> f64 {
+    match o.answer {
+        Some(a) => q[a],
+        None => q.iter().copied().fold(0.0, f64::max),
+    }
+}
+
+impl Calibration {
+    pub fn new(mode: Mode) -> Self {
+        Calibration {
+            mode,
+            items: 0,
+            brier: 0.0,
+            epa: 0.0,
+            nll: 0.0,
+            width: EqualWidth::default(),
+            mass: EqualMass::default(),
+        }
+    }
+
+    pub fn update(&mut self, item: &Item) {
+        let Some(o) = item.as_option() else { return };
+        let Some(q) = o.probs.as_ref().and_then(|p| p.distribution(self.mode)) else {
+            return;
+        };
+        let correct = o.answer == Some(o.gold);
+        let conf = confidence(o, &q);
+        self.items += 1;
+        self.width.add(conf, f64::from(u8::from(correct)));
+        self.mass.add(conf, correct);
+        let k = q.len() as f64;
+        let squares: f64 = q
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let y = if i == o.gold { 1.0 } else { 0.0 };
+                (x - y) * (x - y)
+            })
+            .sum();
+        self.brier += squares / k;
+        self.epa += q[o.gold];
+        self.nll += -q[o.gold].max(NLL_FLOOR).ln();
+    }
+
+    pub fn merge(&mut self, other: Self) {
+        self.items += other.items;
+        self.brier += other.brier;
+        self.epa += other.epa;
+        self.nll += other.nll;
+        self.width.merge(&other.width);
+        self.mass.merge(other.mass);
+    }
+
+    pub fn finish(&self) -> CalibrationFigures {
+        let mean = |x: f64| (self.items > 0).then(|| x / self.items as f64);
+        CalibrationFigures {
+            ece: self.width.ece(),
+            ece_em: self.mass.ece(),
+            brier: mean(self.brier),
+            epa: mean(self.epa),
+            nll: mean(self.nll),
+            items: self.items,
+            bins: self.width.bins(),
+        }
+    }
+}
+
+/// Mean outside mass over the items whose outside mass is known (SPEC §2).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OutsideMass {
+    items: u64,
+    sum: f64,
+}
+
+impl OutsideMass {
+    pub fn update(&mut self, item: &Item) {
+        if let Some(m) = item
+            .as_option()
+            .and_then(|o| o.probs.as_ref())
+            .and_then(|p| p.outside)
+        {
+            self.items += 1;
+            self.sum += m;
+        }
+    }
+
+    pub fn merge(&mut self, other: Self) {
+        self.items += other.items;
+        self.sum += other.sum;
+    }
+
+    pub fn finish(&self) -> Option<f64> {
+        (self.items > 0).then(|| self.sum / self.items as f64)
+    }
+}

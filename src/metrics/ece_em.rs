@@ -1,0 +1,187 @@
+//! Equal-mass ECE exactly as HELM's `ece_10_bin` (uncertainty-calibration's `get_ece_em`, SPEC §4).
+//!
+//! Equal-mass bins need every confidence, sorted. To keep that compact the state holds two plain
+//! `f64` vectors, the confidences of right and of wrong answers, 8 bytes an item with no flag.
+
+/// Number of equal-mass bins HELM uses.
+pub const BINS: usize = 10;
+
+/// Every confidence, split by correctness.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EqualMass {
+    right: Vec<f64>,
+    wrong: Vec<f64>,
+}
+
+impl EqualMass {
+    pub fn add(&mut self, confidence: f64, correct: bool) {
+        if correct {
+            self.right.push(confidence);
+        } else {
+            self.wrong.push(confidence);
+        }
+    }
+
+    pub fn merge(&mut self, other: Self) {
+        self.right.extend(other.right);
+        self.wrong.extend(other.wrong);
+    }
+
+    pub fn count(&self) -> usize {
+        self.right.len() + self.wrong.len()
+    }
+
+    /// The ECE; None when there is no item.
+    pub fn ece(&self) -> Option<f64> {
+        let n = self.count();
+        if n == 0 {
+            return None;
+        }
+        let mut right = self.right.clone();
+        let mut wrong = self.wrong.clone();
+        right.sort_unstable_by(f64::total_cmp);
+        wrong.sort_unstable_by(f64::total_cmp);
+        let edges = boundaries(&right, &wrong);
+        let mut sums = vec![(0u64, 0.0f64, 0u64); edges.len()];
+        for (values, correct) in [(&right, 1u64), (&wrong, 0u64)] {
+            let mut b = 0;
+            for &v in values.iter() {
+                // First boundary >= v (numpy's searchsorted, side "left"); values are sorted.
+                while b + 1 < edges.len() && edges[b] < v {
+                    b += 1;
+                }
+                let s = &mut sums[b];
+                s.0 += 1;
+                s.1 += v;
+                s.2 += correct;
+            }
+        }
+        let mut ece = 0.0;
+        for &(count, confidence, correct) in sums.iter().filter(|s| s.0 > 0) {
+            let c = count as f64;
+            ece += (c / n as f64) * (confidence / c - correct as f64 / c).abs();
+        }
+        Some(ece)
+    }
+}
+
+/// The upper bin boundaries: midpoints between `numpy.array_split` chunks of the sorted values,
+/// then 1.0, de-duplicated and sorted.
+fn boundaries(right: &[f64], wrong: &[f64]) -> Vec<f64> {
+    let n = right.len() + wrong.len();
+    let chunks = BINS.min(n);
+    let (base, extra) = (n / chunks, n % chunks);
+    // Indices (in merged sorted order) of the last item of each chunk but the final one.
+    let mut ends = Vec::with_capacity(chunks);
+    let mut end = 0;
+    for c in 0..chunks - 1 {
+        end += base + usize::from(c < extra);
+        ends.push(end - 1);
+    }
+    let mut edges = Vec::with_capacity(chunks);
+    let mut merged = Merged::new(right, wrong);
+    let mut at = 0;
+    for &last in &ends {
+        while at < last {
+            merged.next();
+            at += 1;
+        }
+        let a = merged.next().unwrap_or(1.0);
+        let b = merged.peek().unwrap_or(1.0);
+        at += 1;
+        edges.push((a + b) / 2.0);
+    }
+    edges.push(1.0);
+    edges.sort_unstable_by(f64::total_cmp);
+    edges.dedup();
+    edges
+}
+
+/// Walks two sorted slices as one sorted sequence.
+struct Merged<'a> {
+    a: &'a [f64],
+    b: &'a [f64],
+}
+
+impl<'a> Merged<'a> {
+    fn new(a: &'a [f64], b: &'a [f64]) -> Self {
+        Merged { a, b }
+    }
+
+    fn peek(&self) -> Option<f64> {
+        match (self.a.first(), self.b.first()) {
+            (Some(&x), Some(&y)) => Some(x.min(y)),
+            (Some(&x), None) | (None, Some(&x)) => Some(x),
+            (None, None) => None,
+        }
+    }
+
+    fn next(&mut self) -> Option<f64> {
+        let take_a = match (self.a.first(), self.b.first()) {
+            (Some(x), Some(y)) => x <= y,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return None,
+        };
+        let side = if take_a { &mut self.a } else { &mut self.b };
+        let v = side[0];
+        *side = &side[1..];
+        Some(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ece(items: &[(f64, bool)]) -> f64 {
+        let mut e = EqualMass::default();
+        for &(c, r) in items {
+            e.add(c, r);
+        }
+        e.ece().unwrap()
+    }
+
+    #[test]
+    fn fewer_items_than_bins_gives_one_bin_each() {
+        // N = 3 -> B = 3 chunks of one; boundaries 0.3, 0.6, 1.0.
+        // Bins: {0.2 wrong} |0.2-0| ; {0.4 right} |0.4-1| ; {0.8 right} |0.8-1|.
+        let got = ece(&[(0.8, true), (0.2, false), (0.4, true)]);
+        let want = (0.2 + 0.6 + 0.2) / 3.0;
+        assert!((got - want).abs() < 1e-15, "{got}");
+    }
+
+    #[test]
+    fn ties_at_a_boundary_fall_into_the_lower_bin() {
+        // N = 12 -> 10 chunks, the first two hold two items each.
+        // Sorted: 0.1 0.1 | 0.3 0.5 | 0.5 | 0.5 | 0.6 | 0.7 | 0.8 | 0.9 | 0.9 | 1.0
+        // Midpoints: 0.2, 0.5 (0.5|0.5), 0.5, 0.55, 0.65, 0.75, 0.85, 0.9, 0.95, then 1.0.
+        // De-duplicated: 0.2 0.5 0.55 0.65 0.75 0.85 0.9 0.95 1.0.
+        // Every 0.5 equals the boundary 0.5 and joins 0.3 in the second bin.
+        let items = [
+            (0.1, false),
+            (0.1, true),
+            (0.3, false),
+            (0.5, true),
+            (0.5, true),
+            (0.5, false),
+            (0.6, true),
+            (0.7, true),
+            (0.8, false),
+            (0.9, true),
+            (0.9, true),
+            (1.0, true),
+        ];
+        // Bins: {0.1,0.1} conf 0.1 acc 0.5 -> 0.4*2
+        //       {0.3,0.5,0.5,0.5} conf 0.45 acc 0.5 -> 0.05*4
+        //       {0.6} 0.4 ; {0.7} 0.3 ; {0.8 wrong} 0.8 ; {0.9,0.9} 0.1*2 ; {1.0} 0
+        let want = (0.8 + 0.2 + 0.4 + 0.3 + 0.8 + 0.2 + 0.0) / 12.0;
+        let got = ece(&items);
+        assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+    }
+
+    #[test]
+    fn empty_is_none() {
+        assert_eq!(EqualMass::default().ece(), None);
+    }
+}

@@ -1,0 +1,20 @@
+//! Metric families as accumulators: `update(&Item)`, `merge(Self)`, `finish()` (torchmetrics' shape).
+//!
+//! Each family keeps only the state its figures need, so a file streams through once, chunks scored
+//! in separate workers merge, and a bootstrap can resample states instead of re-reading items.
+//! Nothing here knows a file format or a benchmark's name.
+
+pub mod accuracy;
+pub mod calibration;
+pub mod ece;
+pub mod ece_em;
+pub mod groups;
+pub mod outcome;
+pub mod stats;
+pub mod summary;
+
+pub use accuracy::Accuracy;
+pub use calibration::{Calibration, OutsideMass};
+pub use groups::Groups;
+pub use outcome::{outcome, Outcome};
+pub use summary::{Summary, SummaryFigures};

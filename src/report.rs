@@ -1,0 +1,70 @@
+//! The report: the one output of scoring, the same JSON from the CLI, the browser and the embed API.
+//!
+//! Keys follow SPEC §8. A figure that does not apply is `None` and serialises as `null`, never 0.
+
+use crate::metrics::calibration::CalibrationFigures;
+use crate::warning::Warning;
+use serde::{Deserialize, Serialize};
+
+/// The schema tag every report carries.
+pub const SCHEMA: &str = "scorelens.report/1";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema: String,
+    pub profile: String,
+    pub model: Option<String>,
+    /// The benchmark the file names, if it names one.
+    pub benchmark: Option<String>,
+    /// Each input file, its detected format and what it contributed.
+    pub files: Vec<FileSummary>,
+    pub items: u64,
+    pub skipped: u64,
+    pub warnings: Vec<Warning>,
+    /// Remarks on how to read the figures (small samples, definitions used, and so on).
+    pub notes: Vec<String>,
+    pub metrics: Metrics,
+    pub conditioning: CalibrationFigures,
+    pub mixing: CalibrationFigures,
+    pub ic: Option<serde_json::Value>,
+    pub rewardbench: Option<serde_json::Value>,
+    pub groups: Vec<GroupFigures>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileSummary {
+    pub name: String,
+    pub format: String,
+    pub items: u64,
+    pub skipped: u64,
+}
+
+/// Headline figures (SPEC §3, §2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    pub accuracy: Option<f64>,
+    pub normalized: Option<f64>,
+    pub invalid_share: Option<f64>,
+    pub outside_mass: Option<f64>,
+    pub macro_accuracy: Option<f64>,
+    pub macro_normalized: Option<f64>,
+}
+
+/// One group's figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupFigures {
+    pub name: String,
+    pub items: u64,
+    pub correct: f64,
+    pub accuracy: Option<f64>,
+    pub normalized: Option<f64>,
+    pub invalid_share: Option<f64>,
+}
+
+impl Report {
+    /// The report as pretty JSON.
+    pub fn to_json(&self) -> String {
+        // Serialising plain structs of numbers and strings cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}

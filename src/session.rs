@@ -1,0 +1,242 @@
+//! One scoring run: files are fed in (whole or in chunks), items stream into the scorer, and
+//! `finish` gives the report. The CLI, the worker and the embed API all drive this.
+
+use crate::formats::{self, Format, Meta, Reader, Sink};
+use crate::items::Item;
+use crate::profiles::{Context, Profile, Scorer};
+use crate::report::{FileSummary, Report};
+use crate::warning::Warning;
+use crate::Error;
+use std::collections::HashSet;
+
+/// At most this many warnings are kept; the rest are counted in a final one.
+pub const MAX_WARNINGS: usize = 1000;
+
+/// What the caller chooses.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    /// A profile name; `None` lets the file's header or `benchmark` field decide.
+    pub profile: Option<String>,
+    /// Turn the first warning into an error.
+    pub strict: bool,
+}
+
+/// Everything the reader's sink updates.
+struct State {
+    chosen: Option<Profile>,
+    scorer: Option<Scorer>,
+    ctx: Context,
+    seen: HashSet<String>,
+    items: u64,
+    skipped: u64,
+    warnings: Vec<Warning>,
+    dropped_warnings: u64,
+    first_warning: Option<Warning>,
+    file: Option<FileSummary>,
+    files: Vec<FileSummary>,
+}
+
+/// A scoring run in progress.
+pub struct Session {
+    reader: Option<Box<dyn Reader>>,
+    state: State,
+    strict: bool,
+}
+
+impl Session {
+    pub fn new(opts: &Options) -> Result<Session, Error> {
+        let chosen = match &opts.profile {
+            None => None,
+            Some(name) => {
+                Some(Profile::parse(name).ok_or_else(|| Error::UnknownProfile(name.clone()))?)
+            }
+        };
+        Ok(Session {
+            reader: None,
+            strict: opts.strict,
+            state: State {
+                chosen,
+                scorer: None,
+                ctx: Context::default(),
+                seen: HashSet::new(),
+                items: 0,
+                skipped: 0,
+                warnings: Vec::new(),
+                dropped_warnings: 0,
+                first_warning: None,
+                file: None,
+                files: Vec::new(),
+            },
+        })
+    }
+
+    /// Starts a file; `head` is its first bytes (any amount), used to detect the format.
+    pub fn begin_file(&mut self, name: &str, head: &[u8]) -> Format {
+        self.end_file();
+        let format = formats::detect(name, head);
+        self.reader = Some(format.reader(name));
+        self.state.file = Some(FileSummary {
+            name: name.to_string(),
+            format: format.name().to_string(),
+            items: 0,
+            skipped: 0,
+        });
+        format
+    }
+
+    /// Feeds the next chunk of the current file.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if let Some(r) = self.reader.as_mut() {
+            r.feed(chunk, &mut self.state);
+        }
+    }
+
+    /// Ends the current file, if one is open.
+    pub fn end_file(&mut self) {
+        if let Some(mut r) = self.reader.take() {
+            r.finish(&mut self.state);
+        }
+        if let Some(f) = self.state.file.take() {
+            self.state.files.push(f);
+        }
+    }
+
+    /// Reads one whole file.
+    pub fn read(&mut self, name: &str, bytes: &[u8]) {
+        self.begin_file(name, bytes);
+        self.feed(bytes);
+        self.end_file();
+    }
+
+    /// Items scored so far.
+    pub fn items(&self) -> u64 {
+        self.state.items
+    }
+
+    /// The report, or the error that stops it.
+    pub fn finish(mut self) -> Result<Report, Error> {
+        self.end_file();
+        let s = self.state;
+        if self.strict {
+            if let Some(w) = s.first_warning {
+                return Err(Error::Strict(w));
+            }
+        }
+        let mut warnings = s.warnings;
+        if s.dropped_warnings > 0 {
+            warnings.push(Warning {
+                file: String::new(),
+                line: None,
+                reason: format!("{} more warnings not shown", s.dropped_warnings),
+            });
+        }
+        if s.items == 0 {
+            return Err(Error::NoItems(warnings));
+        }
+        let profile = s.chosen.unwrap_or(Profile::Generic);
+        let scorer = s.scorer.unwrap_or_else(|| Scorer::new(profile));
+        let mut report = scorer.finish(&s.ctx);
+        report.files = s.files;
+        report.skipped = s.skipped;
+        report.warnings = warnings;
+        Ok(report)
+    }
+}
+
+impl State {
+    fn file_name(&self) -> &str {
+        self.file.as_ref().map_or("", |f| f.name.as_str())
+    }
+
+    fn record(&mut self, w: Warning) {
+        if self.first_warning.is_none() {
+            self.first_warning = Some(w.clone());
+        }
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(w);
+        } else {
+            self.dropped_warnings += 1;
+        }
+    }
+
+    /// The scorer, created at the first item with the profile known by then.
+    fn scorer(&mut self) -> &mut Scorer {
+        if self.scorer.is_none() {
+            let profile = match (self.chosen, &self.ctx.benchmark) {
+                (Some(p), _) => p,
+                (None, Some(b)) => Profile::parse(b).unwrap_or(Profile::Generic),
+                (None, None) => Profile::Generic,
+            };
+            self.chosen = Some(profile);
+        }
+        let profile = self.chosen.unwrap_or(Profile::Generic);
+        self.scorer.get_or_insert_with(|| Scorer::new(profile))
+    }
+}
+
+impl Sink for State {
+    fn item(&mut self, item: Item) {
+        if !self.seen.insert(item.id.clone()) {
+            let why = format!(
+                "id `{}` was already seen; this later item is skipped",
+                item.id
+            );
+            return self.skip(Warning::new(self.file_name(), item.line, why));
+        }
+        self.scorer().update(&item);
+        self.items += 1;
+        if let Some(f) = self.file.as_mut() {
+            f.items += 1;
+        }
+    }
+
+    fn skip(&mut self, warning: Warning) {
+        self.skipped += 1;
+        if let Some(f) = self.file.as_mut() {
+            f.skipped += 1;
+        }
+        self.record(warning);
+    }
+
+    fn warn(&mut self, warning: Warning) {
+        self.record(warning);
+    }
+
+    fn meta(&mut self, key: Meta, value: &str) {
+        match key {
+            Meta::Model => {
+                self.ctx.model.get_or_insert_with(|| value.to_string());
+            }
+            Meta::Benchmark => {
+                if self.ctx.benchmark.is_none() {
+                    self.ctx.benchmark = Some(value.to_string());
+                    self.check_benchmark(value);
+                }
+            }
+        }
+    }
+}
+
+impl State {
+    /// Says when the file's benchmark cannot set the profile.
+    fn check_benchmark(&mut self, name: &str) {
+        let file = self.file_name().to_string();
+        match (Profile::parse(name), self.chosen, &self.scorer) {
+            (None, None, _) => self.record(Warning::new(
+                &file,
+                None,
+                format!("unknown benchmark `{name}`; scored with the generic profile"),
+            )),
+            (Some(p), Some(current), Some(_)) if p != current => self.record(Warning::new(
+                &file,
+                None,
+                format!(
+                    "the file names benchmark `{name}` only after items were scored as `{}`; pass --profile {} to use its rules",
+                    current.name(),
+                    p.name()
+                ),
+            )),
+            _ => {}
+        }
+    }
+}
