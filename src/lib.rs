@@ -41,7 +41,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::UnknownProfile(name) => {
-                let names: Vec<&str> = profiles::Profile::all().iter().map(|p| p.name()).collect();
+                let names: Vec<&str> = profiles::Profile::all().iter().map(|p| p.name).collect();
                 write!(
                     f,
                     "unknown profile `{name}`; the profiles are {}",

@@ -2,6 +2,7 @@
 //!
 //! Keys follow SPEC §8. A figure that does not apply is `None` and serialises as `null`, never 0.
 
+use crate::formats::Reported;
 use crate::metrics::calibration::CalibrationFigures;
 use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,8 @@ pub struct Report {
     pub warnings: Vec<Warning>,
     /// Remarks on how to read the figures (small samples, definitions used, and so on).
     pub notes: Vec<String>,
+    /// Figures the tools themselves wrote in the files, shown beside ours.
+    pub reported: Vec<Reported>,
     pub metrics: Metrics,
     pub conditioning: CalibrationFigures,
     pub mixing: CalibrationFigures,

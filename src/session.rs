@@ -1,7 +1,7 @@
 //! One scoring run: files are fed in (whole or in chunks), items stream into the scorer, and
 //! `finish` gives the report. The CLI, the worker and the embed API all drive this.
 
-use crate::formats::{self, Format, Meta, Reader, Sink};
+use crate::formats::{self, Format, Meta, Reader, Reported, Shelf, Sink};
 use crate::items::Item;
 use crate::profiles::{Context, Profile, Scorer};
 use crate::report::{FileSummary, Report};
@@ -23,7 +23,7 @@ pub struct Options {
 
 /// Everything the reader's sink updates.
 struct State {
-    chosen: Option<Profile>,
+    chosen: Option<&'static Profile>,
     scorer: Option<Scorer>,
     ctx: Context,
     seen: HashSet<String>,
@@ -34,6 +34,10 @@ struct State {
     first_warning: Option<Warning>,
     file: Option<FileSummary>,
     files: Vec<FileSummary>,
+    reported: Vec<Reported>,
+    shelf: Shelf,
+    /// Formats that read at least one file, for their end-of-run check.
+    used: Vec<&'static dyn Format>,
 }
 
 /// A scoring run in progress.
@@ -66,22 +70,37 @@ impl Session {
                 first_warning: None,
                 file: None,
                 files: Vec::new(),
+                reported: Vec::new(),
+                shelf: Shelf::default(),
+                used: Vec::new(),
             },
         })
     }
 
-    /// Starts a file; `head` is its first bytes (any amount), used to detect the format.
-    pub fn begin_file(&mut self, name: &str, head: &[u8]) -> Format {
+    /// Starts a file; `head` is its first bytes (`formats::HEAD` of them, or the whole file when
+    /// shorter), used to detect the format. Returns the format's name, `None` when no format
+    /// claims the file (that is reported as a warning and the file's bytes are ignored).
+    pub fn begin_file(&mut self, name: &str, head: &[u8]) -> Option<&'static str> {
         self.end_file();
         let format = formats::detect(name, head);
-        self.reader = Some(format.reader(name));
         self.state.file = Some(FileSummary {
             name: name.to_string(),
-            format: format.name().to_string(),
+            format: format.map_or("unknown", |f| f.name()).to_string(),
             items: 0,
             skipped: 0,
         });
-        format
+        match format {
+            Some(f) => {
+                self.reader = Some(f.reader(name));
+                if !self.state.used.iter().any(|u| u.name() == f.name()) {
+                    self.state.used.push(f);
+                }
+            }
+            None => self
+                .state
+                .skip(Warning::new(name, None, formats::unknown_format(head))),
+        }
+        format.map(|f| f.name())
     }
 
     /// Feeds the next chunk of the current file.
@@ -103,7 +122,7 @@ impl Session {
 
     /// Reads one whole file.
     pub fn read(&mut self, name: &str, bytes: &[u8]) {
-        self.begin_file(name, bytes);
+        self.begin_file(name, &bytes[..bytes.len().min(formats::HEAD)]);
         self.feed(bytes);
         self.end_file();
     }
@@ -116,6 +135,9 @@ impl Session {
     /// The report, or the error that stops it.
     pub fn finish(mut self) -> Result<Report, Error> {
         self.end_file();
+        for f in std::mem::take(&mut self.state.used) {
+            f.end_run(&mut self.state);
+        }
         let s = self.state;
         if self.strict {
             if let Some(w) = s.first_warning {
@@ -133,12 +155,13 @@ impl Session {
         if s.items == 0 {
             return Err(Error::NoItems(warnings));
         }
-        let profile = s.chosen.unwrap_or(Profile::Generic);
+        let profile = s.chosen.unwrap_or_else(Profile::generic);
         let scorer = s.scorer.unwrap_or_else(|| Scorer::new(profile));
         let mut report = scorer.finish(&s.ctx);
         report.files = s.files;
         report.skipped = s.skipped;
         report.warnings = warnings;
+        report.reported = s.reported;
         Ok(report)
     }
 }
@@ -164,12 +187,12 @@ impl State {
         if self.scorer.is_none() {
             let profile = match (self.chosen, &self.ctx.benchmark) {
                 (Some(p), _) => p,
-                (None, Some(b)) => Profile::parse(b).unwrap_or(Profile::Generic),
-                (None, None) => Profile::Generic,
+                (None, Some(b)) => Profile::parse(b).unwrap_or_else(Profile::generic),
+                (None, None) => Profile::generic(),
             };
             self.chosen = Some(profile);
         }
-        let profile = self.chosen.unwrap_or(Profile::Generic);
+        let profile = self.chosen.unwrap_or_else(Profile::generic);
         self.scorer.get_or_insert_with(|| Scorer::new(profile))
     }
 }
@@ -183,7 +206,7 @@ impl Sink for State {
             );
             return self.skip(Warning::new(self.file_name(), item.line, why));
         }
-        self.scorer().update(&item);
+        self.scorer().update(item);
         self.items += 1;
         if let Some(f) = self.file.as_mut() {
             f.items += 1;
@@ -200,6 +223,14 @@ impl Sink for State {
 
     fn warn(&mut self, warning: Warning) {
         self.record(warning);
+    }
+
+    fn reported(&mut self, figure: Reported) {
+        self.reported.push(figure);
+    }
+
+    fn shelf(&mut self) -> &mut Shelf {
+        &mut self.shelf
     }
 
     fn meta(&mut self, key: Meta, value: &str) {
@@ -232,8 +263,8 @@ impl State {
                 None,
                 format!(
                     "the file names benchmark `{name}` only after items were scored as `{}`; pass --profile {} to use its rules",
-                    current.name(),
-                    p.name()
+                    current.name,
+                    p.name
                 ),
             )),
             _ => {}

@@ -3,7 +3,7 @@
 mod tables;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use scorelens::formats::Format;
+use scorelens::formats::FORMATS;
 use scorelens::profiles::Profile;
 use scorelens::{Error, Input, Options};
 use std::io::Write;
@@ -75,13 +75,13 @@ pub fn run() -> i32 {
     match cli.command {
         Command::Profiles => {
             for p in Profile::all() {
-                println!("{:<22} {}", p.name(), p.describe());
+                println!("{:<22} {}", p.name, p.describe);
             }
             OK
         }
         Command::Formats => {
-            for f in Format::all() {
-                println!("{}", f.name());
+            for f in FORMATS {
+                println!("{:<22} {}", f.name(), f.describe());
             }
             OK
         }

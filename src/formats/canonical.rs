@@ -7,7 +7,7 @@
 use super::canonical_item::{self, f, Fields, FIELDS};
 use super::json::{pick, PickError};
 use super::lines::{is_blank, Lines, BOM};
-use super::{Meta, Reader, Sink};
+use super::{first_keys, Format, Meta, Reader, Sink};
 use crate::warning::Warning;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -20,19 +20,45 @@ enum Layout {
     Array(Vec<u8>),
 }
 
-/// Reads one canonical file.
-pub struct Canonical {
-    file: String,
-    layout: Layout,
-}
+/// The canonical format.
+pub struct Canonical;
 
-impl Canonical {
-    pub fn new(file: &str) -> Self {
-        Canonical {
-            file: file.to_string(),
-            layout: Layout::Undecided(Vec::new()),
+/// Keys that mark an object as a canonical item (beside `id`).
+const ITEM_KEYS: [&str; 6] = ["gold", "chosen", "scores", "answers", "consistent", "probs"];
+
+impl Format for Canonical {
+    fn name(&self) -> &'static str {
+        "scorelens"
+    }
+
+    fn describe(&self) -> &'static str {
+        "scorelens canonical JSON Lines or JSON array (SPEC §1), with an optional header line"
+    }
+
+    fn sniff(&self, _file: &str, head: &[u8]) -> Option<u8> {
+        let keys = first_keys(head);
+        let has = |k: &str| keys.iter().any(|x| x == k);
+        if has("scorelens") {
+            Some(10)
+        } else if has("id") && ITEM_KEYS.iter().any(|k| has(k)) {
+            Some(5)
+        } else {
+            None
         }
     }
+
+    fn reader(&self, file: &str) -> Box<dyn Reader> {
+        Box::new(CanonicalReader {
+            file: file.to_string(),
+            layout: Layout::Undecided(Vec::new()),
+        })
+    }
+}
+
+/// Reads one canonical file.
+pub struct CanonicalReader {
+    file: String,
+    layout: Layout,
 }
 
 /// Reads one line of JSON Lines; blank lines are ignored.
@@ -42,7 +68,7 @@ fn read_line(file: &str, line: u64, bytes: &[u8], sink: &mut dyn Sink) {
     }
 }
 
-impl Reader for Canonical {
+impl Reader for CanonicalReader {
     fn feed(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
         if let Layout::Undecided(head) = &mut self.layout {
             head.extend_from_slice(chunk);

@@ -2,23 +2,40 @@
 //!
 //! Like ripgrep's searcher and sink, the reader drives: it never hands back a list for someone else
 //! to walk again, so a file streams through the metrics in one pass. Readers know their format and
-//! nothing about metrics or benchmarks.
+//! nothing about metrics or benchmarks. A format registers itself in `FORMATS`; `detect` asks each
+//! one how sure it is that a file is its own.
 
 pub mod canonical;
 pub mod canonical_item;
 pub mod json;
 pub mod lines;
+pub mod shelf;
 
 use crate::items::Item;
 use crate::warning::Warning;
+pub use shelf::Shelf;
 
 /// File-level facts a reader may find.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Meta {
     /// The model that produced the predictions.
     Model,
-    /// The benchmark (profile) the file names.
+    /// The benchmark (a profile name) the file names or its layout implies.
     Benchmark,
+}
+
+/// A figure a tool computed itself and wrote in its files, shown beside ours ("the harness reported").
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Reported {
+    /// The tool, e.g. `lm-eval` or `HELM`.
+    pub source: String,
+    /// The figure's name in that tool, e.g. `acc_norm` or `ece_10_bin`.
+    pub name: String,
+    /// The scope it covers, e.g. a task or subset name; empty for the whole run.
+    pub scope: String,
+    pub value: f64,
+    /// How the tool's definition relates to ours (SPEC §4's last point).
+    pub note: String,
 }
 
 /// Receives what a reader finds, in file order.
@@ -31,6 +48,10 @@ pub trait Sink {
     fn warn(&mut self, warning: Warning);
     /// A file-level fact such as the model name.
     fn meta(&mut self, key: Meta, value: &str);
+    /// A figure the tool itself reported.
+    fn reported(&mut self, figure: Reported);
+    /// State kept across the files of one run, for formats whose files only make sense together.
+    fn shelf(&mut self) -> &mut Shelf;
 }
 
 /// A format reader fed the file's bytes in chunks of any size.
@@ -39,34 +60,91 @@ pub trait Reader {
     fn finish(&mut self, sink: &mut dyn Sink);
 }
 
-/// The formats scorelens reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// scorelens' own JSON Lines / JSON array (SPEC §1).
-    Canonical,
+/// A format scorelens reads.
+pub trait Format: Sync {
+    /// Short name shown in reports, e.g. `lm-eval`.
+    fn name(&self) -> &'static str;
+    /// One line for `scorelens formats` and the docs.
+    fn describe(&self) -> &'static str;
+    /// How sure the format is that the file is its own, from its name and first bytes (at least
+    /// the first 64 KiB, or the whole file when shorter): `None` when it is not, else a
+    /// confidence, higher winning. Content decides; the name only breaks ties.
+    fn sniff(&self, file: &str, head: &[u8]) -> Option<u8>;
+    /// A reader for one file.
+    fn reader(&self, file: &str) -> Box<dyn Reader>;
+    /// Called once after the last file of a run, to report what was left on the shelf unmatched.
+    fn end_run(&self, _sink: &mut dyn Sink) {}
 }
 
-impl Format {
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Canonical => "scorelens",
-        }
-    }
+/// Every format this build reads.
+pub static FORMATS: &[&dyn Format] = &[&canonical::Canonical];
 
-    /// Every format this build reads, for messages and the embedding API.
-    pub fn all() -> &'static [Format] {
-        &[Format::Canonical]
-    }
+/// How many leading bytes `detect` wants to see.
+pub const HEAD: usize = 64 * 1024;
 
-    /// A reader for one file of this format.
-    pub fn reader(self, file: &str) -> Box<dyn Reader> {
-        match self {
-            Format::Canonical => Box::new(canonical::Canonical::new(file)),
-        }
+/// The format that claims the file most surely, if any does.
+pub fn detect(file: &str, head: &[u8]) -> Option<&'static dyn Format> {
+    FORMATS
+        .iter()
+        .filter_map(|f| f.sniff(file, head).map(|c| (c, *f)))
+        .max_by_key(|(c, _)| *c)
+        .map(|(_, f)| f)
+}
+
+/// The format with this name.
+pub fn by_name(name: &str) -> Option<&'static dyn Format> {
+    FORMATS.iter().copied().find(|f| f.name() == name)
+}
+
+/// Why no format claimed a file: the formats we read and the first keys seen.
+pub fn unknown_format(head: &[u8]) -> String {
+    let names: Vec<&str> = FORMATS.iter().map(|f| f.name()).collect();
+    let keys = first_keys(head);
+    let seen = if keys.is_empty() {
+        "no JSON object at its start".to_string()
+    } else {
+        format!("its first keys are {}", keys.join(", "))
+    };
+    format!(
+        "not a format scorelens reads ({}); {seen}",
+        names.join(", ")
+    )
+}
+
+/// The keys of the first JSON object in `head`, in order (at most 12).
+pub fn first_keys(head: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(head);
+    let Some(start) = text.find('{') else {
+        return Vec::new();
+    };
+    let mut keys = Vec::new();
+    let mut de = serde_json::Deserializer::from_str(&text[start..]);
+    let mut visitor = KeyCollector(&mut keys);
+    let _ = serde::de::DeserializeSeed::deserialize(&mut visitor, &mut de);
+    keys
+}
+
+struct KeyCollector<'k>(&'k mut Vec<String>);
+
+impl<'de, 'k> serde::de::DeserializeSeed<'de> for &mut KeyCollector<'k> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
     }
 }
 
-/// Decides a file's format from its name and first bytes.
-pub fn detect(_file: &str, _head: &[u8]) -> Format {
-    Format::Canonical
+impl<'de, 'k> serde::de::Visitor<'de> for &mut KeyCollector<'k> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(k) = map.next_key::<String>()? {
+            if self.0.len() < 12 {
+                self.0.push(k);
+            }
+            map.next_value::<serde::de::IgnoredAny>()?;
+        }
+        Ok(())
+    }
 }

@@ -1,7 +1,8 @@
 //! Benchmark rules: which figures a benchmark reports, with which weights and scopes (SPEC §7).
 //!
-//! This is the only place that knows a benchmark's name. A `Profile` names the rules; a `Scorer`
-//! applies them, feeding each item to the general figures and to the profile's own accumulators.
+//! This is the only place that knows a benchmark's name. Each profile module exports a `PROFILE`
+//! and is listed in `PROFILES`; its `Rules` may rewrite or exclude items, keep accumulators of its
+//! own, and write its figures into the report. The general SPEC §2–§4 figures are always computed.
 
 mod generic;
 mod steer;
@@ -9,47 +10,73 @@ mod steer;
 use crate::items::Item;
 use crate::metrics::Summary;
 use crate::report::{GroupFigures, Metrics, Report, SCHEMA};
+use std::any::Any;
+use std::fmt;
 
-/// A benchmark's scoring rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Profile {
-    Generic,
-    Steer,
+/// A benchmark's name, description and rules.
+pub struct Profile {
+    /// The name users type and files carry in `benchmark`, e.g. `rewardbench`.
+    pub name: &'static str,
+    /// One line saying what the profile does, for `--help` and menus.
+    pub describe: &'static str,
+    /// Fresh rules state for one run.
+    pub rules: fn() -> Box<dyn Rules>,
 }
 
+impl fmt::Debug for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Profile({})", self.name)
+    }
+}
+
+impl PartialEq for Profile {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+/// Every profile, in the order menus list them.
+pub static PROFILES: &[&Profile] = &[&generic::PROFILE, &steer::PROFILE];
+
 impl Profile {
-    /// Every profile, in the order menus list them.
-    pub fn all() -> &'static [Profile] {
-        &[Profile::Generic, Profile::Steer]
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Generic => "generic",
-            Profile::Steer => "steer",
-        }
-    }
-
-    /// One line saying what the profile does, for `--help` and menus.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Profile::Generic => generic::DESCRIPTION,
-            Profile::Steer => steer::DESCRIPTION,
-        }
+    pub fn all() -> &'static [&'static Profile] {
+        PROFILES
     }
 
     /// The profile a name (from the user, a header or a `benchmark` field) refers to.
-    pub fn parse(name: &str) -> Option<Profile> {
+    pub fn parse(name: &str) -> Option<&'static Profile> {
         let wanted = name.trim().to_ascii_lowercase().replace('_', "-");
-        Profile::all().iter().copied().find(|p| p.name() == wanted)
+        PROFILES.iter().copied().find(|p| p.name == wanted)
+    }
+
+    /// The default profile.
+    pub fn generic() -> &'static Profile {
+        &generic::PROFILE
     }
 }
 
+/// A profile's behaviour during one run; every method has a do-nothing default.
+pub trait Rules: fmt::Debug {
+    /// Rewrites an item before it is scored, or returns false to keep it out of every figure.
+    fn admit(&mut self, _item: &mut Item) -> bool {
+        true
+    }
+    /// Feeds an admitted item to the profile's own accumulators.
+    fn update(&mut self, _item: &Item) {}
+    /// Folds in the state of another run of the same profile (see `into_any`).
+    fn merge(&mut self, _other: Box<dyn Any>) {}
+    /// The state as `Any`, so that `merge` can downcast it to its own type.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+    /// Writes the profile's own figures and notes into the report.
+    fn finish(&self, _report: &mut Report) {}
+}
+
 /// Scores items under one profile.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct Scorer {
-    profile: Profile,
+    profile: &'static Profile,
     summary: Summary,
+    rules: Box<dyn Rules>,
 }
 
 /// What the scorer needs to know besides the items.
@@ -60,23 +87,32 @@ pub struct Context {
 }
 
 impl Scorer {
-    pub fn new(profile: Profile) -> Self {
+    pub fn new(profile: &'static Profile) -> Self {
         Scorer {
             profile,
             summary: Summary::default(),
+            rules: (profile.rules)(),
         }
     }
 
-    pub fn profile(&self) -> Profile {
+    pub fn profile(&self) -> &'static Profile {
         self.profile
     }
 
-    pub fn update(&mut self, item: &Item) {
-        self.summary.update(item);
+    /// Scores one item; returns false when the profile keeps it out of scope.
+    pub fn update(&mut self, mut item: Item) -> bool {
+        if !self.rules.admit(&mut item) {
+            return false;
+        }
+        self.summary.update(&item);
+        self.rules.update(&item);
+        true
     }
 
+    /// Folds in another scorer of the same profile.
     pub fn merge(&mut self, other: Self) {
         self.summary.merge(other.summary);
+        self.rules.merge(other.rules.into_any());
     }
 
     /// The report's figures; the caller fills in files, counts and warnings.
@@ -95,13 +131,9 @@ impl Scorer {
                 s.conditioning.items - s.mixing.items
             ));
         }
-        match self.profile {
-            Profile::Generic => {}
-            Profile::Steer => notes.extend(steer::notes()),
-        }
-        Report {
+        let mut report = Report {
             schema: SCHEMA.to_string(),
-            profile: self.profile.name().to_string(),
+            profile: self.profile.name.to_string(),
             model: ctx.model.clone(),
             benchmark: ctx.benchmark.clone(),
             files: Vec::new(),
@@ -109,6 +141,7 @@ impl Scorer {
             skipped: 0,
             warnings: Vec::new(),
             notes,
+            reported: Vec::new(),
             metrics: Metrics {
                 accuracy: s.overall.accuracy,
                 normalized: s.overall.normalized,
@@ -133,6 +166,8 @@ impl Scorer {
                     invalid_share: g.invalid_share,
                 })
                 .collect(),
-        }
+        };
+        self.rules.finish(&mut report);
+        report
     }
 }

@@ -1,12 +1,27 @@
 //! STEER: normalized accuracy per element, macro-averaged, with consistency pairs (SPEC §3, §7).
 
-pub const DESCRIPTION: &str =
-    "STEER: normalized accuracy per element (group), macro-averaged; consistency pairs score as items";
+use super::{Profile, Rules};
+use crate::report::Report;
+use std::any::Any;
 
-/// How to read a STEER report.
-pub fn notes() -> Vec<String> {
-    vec![
-        "steer: the headline is macro_normalized, the mean over elements of normalized accuracy (chance = 0)"
-            .to_string(),
-    ]
+pub static PROFILE: Profile = Profile {
+    name: "steer",
+    describe: "STEER: normalized accuracy per element (group), macro-averaged; consistency pairs score as items",
+    rules: || Box::new(Steer),
+};
+
+#[derive(Debug)]
+struct Steer;
+
+impl Rules for Steer {
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+
+    fn finish(&self, report: &mut Report) {
+        report.notes.push(
+            "steer: the headline is macro_normalized, the mean over elements of normalized accuracy (chance = 0)"
+                .to_string(),
+        );
+    }
 }
