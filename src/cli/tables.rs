@@ -120,7 +120,10 @@ pub fn tables(r: &Report) -> Vec<Table> {
             })
             .collect(),
     };
-    vec![headline, calibration, bins, groups]
+    let mut all = vec![headline, calibration, bins];
+    // Profile sections (I/C, RewardBench) add their tables here, each from its own module.
+    all.push(groups);
+    all
 }
 
 /// Aligned plain text, with a header naming the run.
