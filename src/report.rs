@@ -38,8 +38,14 @@ pub struct Report {
 pub struct FileSummary {
     pub name: String,
     pub format: String,
+    /// The format's version or variant, when the reader can tell.
+    pub version: Option<String>,
+    /// How the file's fields became items (one line each).
+    pub mapping: Vec<String>,
     pub items: u64,
     pub skipped: u64,
+    /// Units of the file that were neither items nor errors.
+    pub not_applicable: u64,
 }
 
 /// Headline figures (SPEC §3, §2).

@@ -86,8 +86,11 @@ impl Session {
         self.state.file = Some(FileSummary {
             name: name.to_string(),
             format: format.map_or("unknown", |f| f.name()).to_string(),
+            version: None,
+            mapping: Vec::new(),
             items: 0,
             skipped: 0,
+            not_applicable: 0,
         });
         match format {
             Some(f) => {
@@ -234,7 +237,23 @@ impl Sink for State {
     }
 
     fn meta(&mut self, key: Meta, value: &str) {
+        let file = self.file.as_mut();
         match key {
+            Meta::FormatVersion => {
+                if let Some(f) = file {
+                    f.version = Some(value.to_string());
+                }
+            }
+            Meta::Mapping => {
+                if let Some(f) = file.filter(|f| !f.mapping.iter().any(|m| m == value)) {
+                    f.mapping.push(value.to_string());
+                }
+            }
+            Meta::NotApplicable => {
+                if let Some(f) = file {
+                    f.not_applicable += 1;
+                }
+            }
             Meta::Model => {
                 self.ctx.model.get_or_insert_with(|| value.to_string());
             }

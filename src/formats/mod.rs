@@ -22,6 +22,14 @@ pub enum Meta {
     Model,
     /// The benchmark (a profile name) the file names or its layout implies.
     Benchmark,
+    /// The format's version or variant as detected, e.g. `0.4.3+` or `eval-set-scores v2`.
+    FormatVersion,
+    /// One line of how the file maps onto items, e.g. "probabilities: softmax over option
+    /// loglikelihoods"; may be sent several times, each adds a line.
+    Mapping,
+    /// A unit of the file that is neither an item nor an error (another filter's line, a header
+    /// event): counted per file as not applicable. The value says what it was.
+    NotApplicable,
 }
 
 /// A figure a tool computed itself and wrote in its files, shown beside ours ("the harness reported").
