@@ -4,6 +4,8 @@
 //! same natively, in a Web Worker and inside the embedded widget. `score` is the whole API; the
 //! `Session` underneath lets a caller stream a large file in chunks.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod formats;
 pub mod items;
 pub mod metrics;
