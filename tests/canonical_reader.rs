@@ -45,10 +45,22 @@ fn data_errors_are_skipped_and_output_errors_scored() {
     let reason = |i: usize| r.warnings[i].reason.as_str();
     assert!(reason(0).starts_with("not valid JSON"), "{}", reason(0));
     assert!(reason(1).starts_with("not valid JSON"), "{}", reason(1));
-    assert!(reason(2).contains("invalid probability -0.1"), "{}", reason(2));
+    assert!(
+        reason(2).contains("invalid probability -0.1"),
+        "{}",
+        reason(2)
+    );
     assert!(reason(3).contains("above 1.02"), "{}", reason(3));
-    assert!(reason(4).contains("gold `Z` is not among the options"), "{}", reason(4));
-    assert!(reason(5).contains("id `a` was already seen"), "{}", reason(5));
+    assert!(
+        reason(4).contains("gold `Z` is not among the options"),
+        "{}",
+        reason(4)
+    );
+    assert!(
+        reason(5).contains("id `a` was already seen"),
+        "{}",
+        reason(5)
+    );
     // d has invalid probabilities and no answer: invalid and wrong. e keeps its valid answer: right.
     // a right (0.8 on A), g right (argmax C).
     assert_eq!(r.metrics.accuracy, Some(0.75));
@@ -65,7 +77,10 @@ fn strict_mode_stops_at_the_first_warning() {
     match run(MALFORMED, true) {
         Err(Error::Strict(w)) => {
             assert_eq!(w.line, Some(4));
-            assert_eq!(w.to_string().split(':').take(2).collect::<Vec<_>>(), ["bad.jsonl", "4"]);
+            assert_eq!(
+                w.to_string().split(':').take(2).collect::<Vec<_>>(),
+                ["bad.jsonl", "4"]
+            );
         }
         other => panic!("expected a strict-mode error, got {other:?}"),
     }
@@ -110,7 +125,11 @@ fn a_json_array_reads_like_json_lines() {
     let r = run(text, false).unwrap();
     assert_eq!((r.items, r.skipped), (2, 1));
     assert_eq!(r.warnings[0].line, Some(3));
-    assert!(r.warnings[0].reason.contains("element 2"), "{}", r.warnings[0].reason);
+    assert!(
+        r.warnings[0].reason.contains("element 2"),
+        "{}",
+        r.warnings[0].reason
+    );
     assert_eq!(r.metrics.accuracy, Some(1.0));
 }
 
@@ -138,7 +157,10 @@ fn aliases_and_alternative_probability_fields() {
     assert_eq!(r.conditioning.items, 3);
     let m = r.metrics.outside_mass.unwrap();
     assert!((m - 0.05).abs() < 1e-12, "{m}");
-    assert_eq!(r.groups.iter().find(|g| g.name == "x").map(|g| g.items), Some(2));
+    assert_eq!(
+        r.groups.iter().find(|g| g.name == "x").map(|g| g.items),
+        Some(2)
+    );
 }
 
 #[test]
