@@ -40,7 +40,10 @@ fn table_csv_and_markdown_layouts() {
     let f = temp_file("layouts.jsonl", GOOD);
     let path = f.to_str().unwrap();
     let table = String::from_utf8(scorelens(&["score", path]).stdout).unwrap();
-    assert!(table.contains("accuracy") && table.contains("0.5000"), "{table}");
+    assert!(
+        table.contains("accuracy") && table.contains("0.5000"),
+        "{table}"
+    );
     let csv = String::from_utf8(scorelens(&["score", path, "--format", "csv"]).stdout).unwrap();
     assert!(csv.contains("accuracy,0.5000,"), "{csv}");
     let md = String::from_utf8(scorelens(&["score", path, "--format", "markdown"]).stdout).unwrap();
@@ -50,24 +53,43 @@ fn table_csv_and_markdown_layouts() {
 #[test]
 fn exit_codes() {
     let good = temp_file("ok.jsonl", GOOD);
-    let bad = temp_file("bad.jsonl", &format!("{GOOD}{{\"id\": 3, \"options\": [\"A\"], \"gold\": \"A\"}}\n"));
+    let bad = temp_file(
+        "bad.jsonl",
+        &format!("{GOOD}{{\"id\": 3, \"options\": [\"A\"], \"gold\": \"A\"}}\n"),
+    );
     let empty = temp_file("empty.jsonl", "{\"id\": 1, \"gold\": \"A\"}\n");
     let code = |args: &[&str]| scorelens(args).status.code();
-    assert_eq!(code(&["score", bad.to_str().unwrap()]), Some(0), "warnings alone do not fail");
+    assert_eq!(
+        code(&["score", bad.to_str().unwrap()]),
+        Some(0),
+        "warnings alone do not fail"
+    );
     assert_eq!(code(&["score", bad.to_str().unwrap(), "--strict"]), Some(1));
     assert_eq!(code(&["score", empty.to_str().unwrap()]), Some(1));
-    assert_eq!(code(&["score", good.to_str().unwrap(), "--profile", "nope"]), Some(2));
+    assert_eq!(
+        code(&["score", good.to_str().unwrap(), "--profile", "nope"]),
+        Some(2)
+    );
     assert_eq!(code(&["score", "/no/such/file.jsonl"]), Some(2));
     assert_eq!(code(&["score"]), Some(2));
-    assert_eq!(code(&["score", good.to_str().unwrap(), "--json", "--format", "csv"]), Some(2));
+    assert_eq!(
+        code(&["score", good.to_str().unwrap(), "--json", "--format", "csv"]),
+        Some(2)
+    );
     assert_eq!(code(&["profiles"]), Some(0));
 }
 
 #[test]
 fn strict_error_names_file_and_line() {
-    let bad = temp_file("strict.jsonl", &format!("{GOOD}\n{{\"id\": 3, \"options\": [\"A\"], \"gold\": \"A\"}}\n"));
+    let bad = temp_file(
+        "strict.jsonl",
+        &format!("{GOOD}\n{{\"id\": 3, \"options\": [\"A\"], \"gold\": \"A\"}}\n"),
+    );
     let out = scorelens(&["score", bad.to_str().unwrap(), "--strict"]);
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("strict.jsonl:4: needs at least 2 options"), "{err}");
+    assert!(
+        err.contains("strict.jsonl:4: needs at least 2 options"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
 }
