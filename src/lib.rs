@@ -6,6 +6,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod explore;
 pub mod formats;
 pub mod items;
 pub mod metrics;

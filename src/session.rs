@@ -1,6 +1,7 @@
 //! One scoring run: files are fed in (whole or in chunks), items stream into the scorer, and
 //! `finish` gives the report. The CLI, the worker and the embed API all drive this.
 
+use crate::explore::Explorer;
 use crate::formats::{self, Format, Meta, Reader, Reported, Shelf, Sink};
 use crate::items::Item;
 use crate::profiles::{Context, Profile, Scorer};
@@ -38,6 +39,8 @@ struct State {
     shelf: Shelf,
     /// Formats that read at least one file, for their end-of-run check.
     used: Vec<&'static dyn Format>,
+    /// Per-item records, kept only on request (`Session::keep_items`).
+    explorer: Option<Explorer>,
 }
 
 /// A scoring run in progress.
@@ -73,6 +76,7 @@ impl Session {
                 reported: Vec::new(),
                 shelf: Shelf::default(),
                 used: Vec::new(),
+                explorer: None,
             },
         })
     }
@@ -82,6 +86,9 @@ impl Session {
     /// claims the file (that is reported as a warning and the file's bytes are ignored).
     pub fn begin_file(&mut self, name: &str, head: &[u8]) -> Option<&'static str> {
         self.end_file();
+        if let Some(e) = self.state.explorer.as_mut() {
+            e.begin_file(name);
+        }
         let format = formats::detect(name, head);
         self.state.file = Some(FileSummary {
             name: name.to_string(),
@@ -135,8 +142,18 @@ impl Session {
         self.state.items
     }
 
+    /// Keeps a compact record of each scored item (at most `cap`) for `finish_explored`.
+    pub fn keep_items(&mut self, cap: usize) {
+        self.state.explorer = Some(Explorer::new(cap));
+    }
+
     /// The report, or the error that stops it.
-    pub fn finish(mut self) -> Result<Report, Error> {
+    pub fn finish(self) -> Result<Report, Error> {
+        self.finish_explored().map(|(report, _)| report)
+    }
+
+    /// The report and, when `keep_items` was called, the items' records.
+    pub fn finish_explored(mut self) -> Result<(Report, Option<Explorer>), Error> {
         self.end_file();
         for f in std::mem::take(&mut self.state.used) {
             f.end_run(&mut self.state);
@@ -165,7 +182,7 @@ impl Session {
         report.skipped = s.skipped;
         report.warnings = warnings;
         report.reported = s.reported;
-        Ok(report)
+        Ok((report, s.explorer))
     }
 }
 
@@ -209,7 +226,13 @@ impl Sink for State {
             );
             return self.skip(Warning::new(self.file_name(), item.line, why));
         }
-        self.scorer().update(item);
+        let mut explorer = self.explorer.take();
+        self.scorer().update_seen(item, |i| {
+            if let Some(e) = explorer.as_mut() {
+                e.add(i);
+            }
+        });
+        self.explorer = explorer;
         self.items += 1;
         if let Some(f) = self.file.as_mut() {
             f.items += 1;

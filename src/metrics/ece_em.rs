@@ -3,8 +3,14 @@
 //! Equal-mass bins need every confidence, sorted. To keep that compact the state holds two plain
 //! `f64` vectors, the confidences of right and of wrong answers, 8 bytes an item with no flag.
 
+use super::ece::BinReport;
+use super::stats::{wilson, Z95};
+
 /// Number of equal-mass bins HELM uses.
 pub const BINS: usize = 10;
+
+/// One bin's (count, sum of confidences, correct answers).
+type BinSums = (u64, f64, u64);
 
 /// Every confidence, split by correctness.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,7 +40,48 @@ impl EqualMass {
     /// The ECE; None when there is no item.
     pub fn ece(&self) -> Option<f64> {
         let n = self.count();
-        if n == 0 {
+        let (_, sums) = self.binned()?;
+        let mut ece = 0.0;
+        for &(count, confidence, correct) in sums.iter().filter(|s| s.0 > 0) {
+            let c = count as f64;
+            ece += (c / n as f64) * (confidence / c - correct as f64 / c).abs();
+        }
+        Some(ece)
+    }
+
+    /// The equal-mass bins as the reliability diagram draws them: `lo`/`hi` are the bin's
+    /// boundaries (the first starts at 0), figures and the Wilson interval as for equal width.
+    /// Empty when there is no item.
+    pub fn bins(&self) -> Vec<BinReport> {
+        let Some((edges, sums)) = self.binned() else {
+            return Vec::new();
+        };
+        let mut lo = 0.0;
+        edges
+            .iter()
+            .zip(sums)
+            .map(|(&hi, (count, confidence, correct))| {
+                let n = count as f64;
+                let filled = count > 0;
+                let ci = wilson(correct as f64, count, Z95);
+                let bin = BinReport {
+                    lo,
+                    hi,
+                    count,
+                    confidence: filled.then(|| confidence / n),
+                    accuracy: filled.then(|| correct as f64 / n),
+                    ci_lo: ci.map(|c| c.0),
+                    ci_hi: ci.map(|c| c.1),
+                };
+                lo = hi;
+                bin
+            })
+            .collect()
+    }
+
+    /// Upper boundaries and per-bin sums; None without items.
+    fn binned(&self) -> Option<(Vec<f64>, Vec<BinSums>)> {
+        if self.count() == 0 {
             return None;
         }
         let mut right = self.right.clone();
@@ -56,12 +103,7 @@ impl EqualMass {
                 s.2 += correct;
             }
         }
-        let mut ece = 0.0;
-        for &(count, confidence, correct) in sums.iter().filter(|s| s.0 > 0) {
-            let c = count as f64;
-            ece += (c / n as f64) * (confidence / c - correct as f64 / c).abs();
-        }
-        Some(ece)
+        Some((edges, sums))
     }
 }
 
@@ -178,6 +220,48 @@ mod tests {
         let want = (0.8 + 0.2 + 0.4 + 0.3 + 0.8 + 0.2 + 0.0) / 12.0;
         let got = ece(&items);
         assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+    }
+
+    #[test]
+    fn bins_follow_the_boundaries_and_sum_to_the_ece() {
+        // Same data as above: nine bins after de-duplication; the second holds 0.3 and three 0.5.
+        let mut e = EqualMass::default();
+        for (c, r) in [
+            (0.1, false),
+            (0.1, true),
+            (0.3, false),
+            (0.5, true),
+            (0.5, true),
+        ] {
+            e.add(c, r);
+        }
+        for (c, r) in [
+            (0.5, false),
+            (0.6, true),
+            (0.7, true),
+            (0.8, false),
+            (0.9, true),
+        ] {
+            e.add(c, r);
+        }
+        e.add(0.9, true);
+        e.add(1.0, true);
+        let bins = e.bins();
+        assert_eq!(bins.len(), 9);
+        assert_eq!((bins[0].lo, bins[0].hi), (0.0, 0.2));
+        assert_eq!((bins[1].lo, bins[1].hi), (0.2, 0.5));
+        assert_eq!(bins[1].count, 4);
+        assert_eq!(bins[1].accuracy, Some(0.5));
+        assert!((bins[1].confidence.unwrap() - 0.45).abs() < 1e-15);
+        assert_eq!(bins.last().map(|b| b.hi), Some(1.0));
+        assert_eq!(bins.iter().map(|b| b.count).sum::<u64>(), 12);
+        let ece: f64 = bins
+            .iter()
+            .filter(|b| b.count > 0)
+            .map(|b| b.count as f64 / 12.0 * (b.confidence.unwrap() - b.accuracy.unwrap()).abs())
+            .sum();
+        assert!((ece - e.ece().unwrap()).abs() < 1e-15);
+        assert!(EqualMass::default().bins().is_empty());
     }
 
     #[test]

@@ -100,12 +100,18 @@ impl Scorer {
     }
 
     /// Scores one item; returns false when the profile keeps it out of scope.
-    pub fn update(&mut self, mut item: Item) -> bool {
+    pub fn update(&mut self, item: Item) -> bool {
+        self.update_seen(item, |_| {})
+    }
+
+    /// Like `update`, and shows the admitted item, as the profile rewrote it, to `seen`.
+    pub fn update_seen(&mut self, mut item: Item, seen: impl FnOnce(&Item)) -> bool {
         if !self.rules.admit(&mut item) {
             return false;
         }
         self.summary.update(&item);
         self.rules.update(&item);
+        seen(&item);
         true
     }
 

@@ -1,0 +1,179 @@
+//! Tests of the explorer's records and queries, driven through a `Session` like the worker does.
+
+use super::*;
+use crate::session::{Options, Session};
+use proptest::prelude::*;
+
+const FILE: &str = r#"{"scorelens": 1, "model": "m"}
+{"id": "a", "group": "g1", "options": ["A", "B"], "gold": "A", "probs": {"A": 0.9, "B": 0.1}}
+{"id": "b", "group": "g1", "options": ["A", "B"], "gold": "A", "probs": {"A": 0.2, "B": 0.7}}
+{"id": "c", "group": "g2", "options": ["A", "B", "C"], "gold": "C", "answer": "Z"}
+{"id": "d", "options": ["A", "B"], "gold": "B", "probs": {"A": 0.05, "B": 0.45}}
+{"id": "e", "type": "pair", "group": "g2", "chosen": 1.0, "rejected": 2.0}
+{"id": "f", "type": "best_of_n", "scores": [1, 3, 3], "num_correct": 1}
+"#;
+
+fn explored(text: &str, cap: usize) -> (crate::Report, Explorer) {
+    let mut s = Session::new(&Options::default()).unwrap();
+    s.keep_items(cap);
+    s.read("run.jsonl", text.as_bytes());
+    let (report, explorer) = s.finish_explored().unwrap();
+    (report, explorer.unwrap())
+}
+
+fn ids(page: &Page) -> Vec<&str> {
+    page.rows.iter().map(|r| r.id.as_str()).collect()
+}
+
+#[test]
+fn records_hold_what_the_explorer_shows() {
+    let (report, mut e) = explored(FILE, 100);
+    assert_eq!(e.len() as u64, report.items);
+    let all = e.query(&Filter::default(), 0, 100);
+    assert_eq!(ids(&all), ["a", "b", "c", "d", "e", "f"]);
+    let b = &all.rows[1];
+    assert_eq!((b.file.as_str(), b.line), ("run.jsonl", Some(3)));
+    assert_eq!((b.group.as_str(), b.kind.as_str()), ("g1", "choice"));
+    assert_eq!((b.gold.as_str(), b.answer.as_deref()), ("A", Some("B")));
+    assert_eq!(b.credit, 0.0);
+    // Conditioning 0.7 / 0.9; mixing 0.7 + 0.1 / 2.
+    assert!((b.confidence.unwrap() - 0.7 / 0.9).abs() < 1e-6);
+    assert!((b.confidence_mixing.unwrap() - 0.75).abs() < 1e-6);
+    let c = &all.rows[2];
+    assert_eq!((c.answer.as_ref(), c.confidence), (None, None));
+    assert_eq!(all.rows[3].group, "(none)");
+    assert_eq!(all.rows[4].answer.as_deref(), Some("rejected"));
+    // Best-of-n: the correct first candidate is not at the maximum, which two others share.
+    assert_eq!(all.rows[5].gold, "candidate 1");
+    assert_eq!(all.rows[5].answer.as_deref(), Some("tie of 2, 3"));
+}
+
+#[test]
+fn filters_select_wrong_invalid_and_confident_wrong() {
+    let (_, mut e) = explored(FILE, 100);
+    let show = |show, threshold| Filter {
+        show,
+        threshold,
+        ..Filter::default()
+    };
+    assert_eq!(
+        ids(&e.query(&show(Show::Wrong, 0.0), 0, 100)),
+        ["b", "c", "e", "f"]
+    );
+    assert_eq!(ids(&e.query(&show(Show::Invalid, 0.0), 0, 100)), ["c"]);
+    // b is wrong at 0.78; d is right at 0.9; the rest have no confidence.
+    assert_eq!(
+        ids(&e.query(&show(Show::ConfidentWrong, 0.75), 0, 100)),
+        ["b"]
+    );
+    assert!(e
+        .query(&show(Show::ConfidentWrong, 0.8), 0, 100)
+        .rows
+        .is_empty());
+    let text = Filter {
+        text: "G2".to_string(),
+        ..Filter::default()
+    };
+    assert_eq!(ids(&e.query(&text, 0, 100)), ["c", "e"]);
+    let group = Filter {
+        group: Some("g1".to_string()),
+        ..Filter::default()
+    };
+    assert_eq!(ids(&e.query(&group, 0, 100)), ["a", "b"]);
+    let unknown = Filter {
+        group: Some("nope".to_string()),
+        ..Filter::default()
+    };
+    assert_eq!(e.query(&unknown, 0, 100).total, 0);
+    let by_conf = Filter {
+        order: Order::Confidence,
+        ..Filter::default()
+    };
+    assert_eq!(ids(&e.query(&by_conf, 0, 3)), ["a", "d", "b"]);
+}
+
+#[test]
+fn the_cap_bounds_records_but_not_the_equal_mass_bins() {
+    let (report, mut e) = explored(FILE, 2);
+    assert_eq!((e.len(), e.dropped()), (2, 4));
+    assert_eq!(e.query(&Filter::default(), 0, 10).total, 2);
+    let bins = e.mass_bins(Mode::Conditioning);
+    let n: u64 = bins.iter().map(|b| b.count).sum();
+    assert_eq!(n, report.conditioning.items);
+}
+
+#[test]
+fn equal_mass_bins_give_the_reports_ece_em() {
+    let (report, e) = explored(FILE, 100);
+    for (mode, figures) in [
+        (Mode::Conditioning, &report.conditioning),
+        (Mode::Mixing, &report.mixing),
+    ] {
+        let bins = e.mass_bins(mode);
+        let n = figures.items as f64;
+        let ece: f64 = bins
+            .iter()
+            .filter(|b| b.count > 0)
+            .map(|b| b.count as f64 / n * (b.confidence.unwrap() - b.accuracy.unwrap()).abs())
+            .sum();
+        assert!((ece - figures.ece_em.unwrap()).abs() < 1e-12, "{mode:?}");
+    }
+}
+
+#[test]
+fn without_keep_items_nothing_is_kept() {
+    let mut s = Session::new(&Options::default()).unwrap();
+    s.read("run.jsonl", FILE.as_bytes());
+    let (_, explorer) = s.finish_explored().unwrap();
+    assert!(explorer.is_none());
+}
+
+#[test]
+fn files_are_named_per_record() {
+    let mut s = Session::new(&Options::default()).unwrap();
+    s.keep_items(10);
+    s.read(
+        "one.jsonl",
+        br#"{"id": "x", "options": ["A", "B"], "gold": "A", "answer": "A"}"#,
+    );
+    s.read(
+        "two.jsonl",
+        br#"{"id": "y", "options": ["A", "B"], "gold": "A", "answer": "B"}"#,
+    );
+    let (_, e) = s.finish_explored().unwrap();
+    let page = e.unwrap().query(&Filter::default(), 0, 10);
+    let files: Vec<&str> = page.rows.iter().map(|r| r.file.as_str()).collect();
+    assert_eq!(files, ["one.jsonl", "two.jsonl"]);
+}
+
+proptest! {
+    /// Paging through a query gives the whole query, in order, whatever the page size.
+    #[test]
+    fn pages_concatenate_to_the_whole(n in 1usize..60, page in 1u64..9, show in 0u8..4) {
+        let mut text = String::new();
+        for i in 0..n {
+            let p = (i % 10) as f64 / 10.0;
+            let answer = if i % 7 == 0 { r#", "answer": "Z""# } else { "" };
+            text.push_str(&format!(
+                "{{\"id\": \"i{i}\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"probs\": {{\"A\": {p}, \"B\": {q}}}{answer}}}\n",
+                q = 1.0 - p
+            ));
+        }
+        let (_, mut e) = explored(&text, 1000);
+        let filter = Filter {
+            show: [Show::All, Show::Wrong, Show::Invalid, Show::ConfidentWrong][show as usize],
+            threshold: 0.6,
+            ..Filter::default()
+        };
+        let whole = e.query(&filter, 0, u64::MAX);
+        let mut paged = Vec::new();
+        let mut offset = 0;
+        while offset < whole.total {
+            let p = e.query(&filter, offset, page);
+            prop_assert_eq!(p.total, whole.total);
+            paged.extend(p.rows);
+            offset += page;
+        }
+        prop_assert_eq!(paged, whole.rows);
+    }
+}
