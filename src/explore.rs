@@ -369,6 +369,7 @@ fn labels(item: &Item) -> (String, Option<String>) {
                 }
             }),
         ),
+        Body::Graded { gold, answer, .. } => (gold.clone(), answer.clone()),
     }
 }
 

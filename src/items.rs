@@ -184,6 +184,17 @@ pub enum Body {
         num_correct: usize,
     },
     Consistency(ConsistencyItem),
+    /// A free-form answer that the producing tool graded itself (lm-eval `generate_until`
+    /// `exact_match`, an OpenAI evals `match` without an option menu): accuracy only. With no
+    /// options there is no chance baseline (`normalized` leaves it out) and no probabilities.
+    Graded {
+        /// The tool's credit in [0, 1].
+        credit: f64,
+        /// The expected answer, for display.
+        gold: String,
+        /// The model's answer as the tool read it; `None` when it gave none (invalid).
+        answer: Option<String>,
+    },
 }
 
 /// One scored unit with its breakdown keys.
@@ -220,6 +231,7 @@ impl Item {
             Body::Pair { .. } => "pair",
             Body::BestOfN { .. } => "best_of_n",
             Body::Consistency(_) => "consistency",
+            Body::Graded { .. } => "graded",
         }
     }
 }

@@ -71,6 +71,12 @@ pub fn outcome(item: &Item) -> Outcome {
             chance: chance(c.consistent_pairs as f64 / (c.sizes.0 * c.sizes.1) as f64),
             valid: c.consistent.is_some(),
         },
+        // Free-form answers have no option menu, hence no chance of guessing right.
+        Body::Graded { credit, answer, .. } => Outcome {
+            credit: *credit,
+            chance: None,
+            valid: answer.is_some(),
+        },
     }
 }
 
