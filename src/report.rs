@@ -4,6 +4,8 @@
 
 use crate::formats::Reported;
 use crate::metrics::calibration::CalibrationFigures;
+use crate::metrics::ic_figures::IcFigures;
+use crate::metrics::multi::MultiFigures;
 use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +31,9 @@ pub struct Report {
     pub metrics: Metrics,
     pub conditioning: CalibrationFigures,
     pub mixing: CalibrationFigures,
-    pub ic: Option<serde_json::Value>,
+    pub ic: Option<IcFigures>,
+    /// Multi-select figures (exact-set accuracy, F1, gold-set probability), when there are `multi` items.
+    pub multi: Option<MultiFigures>,
     pub rewardbench: Option<serde_json::Value>,
     pub groups: Vec<GroupFigures>,
 }

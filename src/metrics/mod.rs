@@ -9,9 +9,15 @@ pub mod calibration;
 pub mod ece;
 pub mod ece_em;
 pub mod groups;
+pub mod ic;
+pub mod ic_figures;
+pub mod ic_types;
+pub mod multi;
 pub mod outcome;
+pub mod rating;
 pub mod stats;
 pub mod summary;
+pub mod tvd_rps;
 
 pub use accuracy::Accuracy;
 pub use calibration::{Calibration, OutsideMass};

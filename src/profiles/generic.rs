@@ -1,19 +1,11 @@
-//! The default profile: SPEC §2–§4 figures over whatever items the file holds.
+//! The default profile: SPEC §2–§4 figures over whatever items the file holds, plus I and C when it
+//! has choice, binary or rating items and multi-select figures when it has `multi` items.
 
-use super::{Profile, Rules};
-use std::any::Any;
+use super::ic_common::{IcRules, Scope};
+use super::Profile;
 
 pub static PROFILE: Profile = Profile {
     name: "generic",
-    describe: "accuracy, normalized accuracy, calibration under conditioning and mixing, per-group breakdown",
-    rules: || Box::new(Generic),
+    describe: "accuracy, normalized accuracy, calibration under conditioning and mixing, I and C, per-group breakdown",
+    rules: || IcRules::boxed("generic", Scope::All, &[]),
 };
-
-#[derive(Debug)]
-struct Generic;
-
-impl Rules for Generic {
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
-}

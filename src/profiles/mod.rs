@@ -4,7 +4,11 @@
 //! and is listed in `PROFILES`; its `Rules` may rewrite or exclude items, keep accumulators of its
 //! own, and write its figures into the report. The general SPEC §2–§4 figures are always computed.
 
+mod cmdb;
+mod decision_bench;
 mod generic;
+mod ic_common;
+mod jevbench;
 mod steer;
 
 use crate::items::Item;
@@ -36,7 +40,14 @@ impl PartialEq for Profile {
 }
 
 /// Every profile, in the order menus list them.
-pub static PROFILES: &[&Profile] = &[&generic::PROFILE, &steer::PROFILE];
+pub static PROFILES: &[&Profile] = &[
+    &generic::PROFILE,
+    &steer::PROFILE,
+    &jevbench::PUBLIC_231,
+    &jevbench::HARD_111,
+    &decision_bench::PROFILE,
+    &cmdb::PROFILE,
+];
 
 impl Profile {
     pub fn all() -> &'static [&'static Profile] {
@@ -159,6 +170,7 @@ impl Scorer {
             conditioning: s.conditioning,
             mixing: s.mixing,
             ic: None,
+            multi: None,
             rewardbench: None,
             groups: s
                 .groups

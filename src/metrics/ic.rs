@@ -1,0 +1,145 @@
+//! I and C, the intelligence and calibration scores on 0–100 (SPEC §5), for the whole run and per
+//! modality.
+//!
+//! The accumulator takes every item and keeps those of type choice, binary and rating (`multi` and
+//! the reward-model types are outside I/C). Profiles decide which items reach it and whether choice
+//! TVD is measured against a one-hot gold.
+
+use super::ic_figures::{IcFigures, ScopeFigures, Scopes, Types};
+use super::ic_types::TypeState;
+use super::outcome::outcome;
+use crate::items::{Item, Modality, OptionKind};
+use std::collections::BTreeMap;
+
+/// The type weights of `i_weighted`: choice, binary, rating.
+pub const TYPE_WEIGHTS: [f64; 3] = [0.50, 0.25, 0.25];
+
+/// Profile choices that change a figure.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IcOptions {
+    /// Measure choice TVD as 1 - q[gold] over every item with valid probabilities (Decision Bench).
+    pub one_hot_tvd: bool,
+}
+
+/// The three types' states over one set of items.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScopeState {
+    types: [TypeState; 3],
+}
+
+impl Default for ScopeState {
+    fn default() -> Self {
+        ScopeState {
+            types: [
+                TypeState::new(OptionKind::Choice),
+                TypeState::new(OptionKind::Binary),
+                TypeState::new(OptionKind::Rating),
+            ],
+        }
+    }
+}
+
+fn slot(kind: OptionKind) -> usize {
+    match kind {
+        OptionKind::Choice => 0,
+        OptionKind::Binary => 1,
+        OptionKind::Rating => 2,
+    }
+}
+
+impl ScopeState {
+    fn update(&mut self, item: &Item, opts: IcOptions) {
+        let Some(o) = item.as_option() else { return };
+        if let Some(t) = self.types.get_mut(slot(o.kind)) {
+            let credit = outcome(item).credit;
+            t.update(o, credit, (item.tier, item.split), opts.one_hot_tvd);
+        }
+    }
+
+    fn merge(&mut self, other: &Self) {
+        for (a, b) in self.types.iter_mut().zip(other.types.iter()) {
+            a.merge(b);
+        }
+    }
+
+    /// The scope's figures; `None` when it holds no choice, binary or rating item.
+    pub fn finish(&self) -> Option<ScopeFigures> {
+        let items: u64 = self.types.iter().map(TypeState::items).sum();
+        if items == 0 {
+            return None;
+        }
+        let [choice, binary, rating] = &self.types;
+        let types = Types {
+            choice: choice.finish(),
+            binary: binary.finish(),
+            rating: rating.finish(),
+        };
+        let all = [&types.choice, &types.binary, &types.rating];
+        let cc: Vec<Option<f64>> = all.iter().map(|t| t.as_ref().and_then(|t| t.cc)).collect();
+        let c: Vec<Option<f64>> = all.iter().map(|t| t.as_ref().and_then(|t| t.c)).collect();
+        Some(ScopeFigures {
+            i: weighted_mean(&cc, &[1.0; 3]),
+            i_weighted: weighted_mean(&cc, &TYPE_WEIGHTS),
+            c: weighted_mean(&c, &[1.0; 3]),
+            items,
+            types,
+        })
+    }
+}
+
+/// sum w_t x_t / sum w_t over the available values, in type order; `None` when none is available.
+fn weighted_mean(values: &[Option<f64>], weights: &[f64]) -> Option<f64> {
+    let (mut sum, mut weight) = (0.0, 0.0);
+    for (v, w) in values.iter().zip(weights) {
+        if let Some(v) = v {
+            sum += w * v;
+            weight += w;
+        }
+    }
+    (weight > 0.0).then(|| sum / weight)
+}
+
+/// I/C over the run and per modality.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IcAccumulator {
+    opts: IcOptions,
+    overall: ScopeState,
+    text: ScopeState,
+    image: ScopeState,
+}
+
+impl IcAccumulator {
+    pub fn new(opts: IcOptions) -> Self {
+        IcAccumulator {
+            opts,
+            ..IcAccumulator::default()
+        }
+    }
+
+    pub fn update(&mut self, item: &Item) {
+        self.overall.update(item, self.opts);
+        match item.modality {
+            Some(Modality::Text) => self.text.update(item, self.opts),
+            Some(Modality::Image) => self.image.update(item, self.opts),
+            None => {}
+        }
+    }
+
+    pub fn merge(&mut self, other: &Self) {
+        self.overall.merge(&other.overall);
+        self.text.merge(&other.text);
+        self.image.merge(&other.image);
+    }
+
+    /// The figures; `None` when no choice, binary or rating item was seen.
+    pub fn finish(&self) -> Option<IcFigures> {
+        Some(IcFigures {
+            overall: self.overall.finish()?,
+            scopes: Scopes {
+                text: self.text.finish(),
+                image: self.image.finish(),
+            },
+            out_of_scope: BTreeMap::new(),
+        })
+    }
+}

@@ -1,0 +1,332 @@
+//! One item type's share of I and C (SPEC §5): competence cells per split and tier, and the
+//! calibration sums (ECE, TVD, RPS, Brier) pooled over splits and tiers.
+//!
+//! A cell holds, per split × tier, the item count, the "hits" (right answers for choice and binary,
+//! the summed nMAE for rating) and the summed chance baseline, so the CC of any cell or union of
+//! cells follows from sums alone and states merge by addition.
+
+use super::calibration::confidence;
+use super::ece::EqualWidth;
+use super::ic_figures::{SplitFigures, Splits, TierFigures, Tiers, TypeFigures};
+use super::rating;
+use super::tvd_rps::{ece_score, one_hot, rps, tvd};
+use crate::items::{Mode, OptionItem, OptionKind, Split, Tier};
+
+/// Tier weights in index order easy, standard, judge, hard, none (`none` weighs like standard).
+pub const TIER_WEIGHTS: [f64; TIERS] = [0.10, 0.20, 0.30, 0.40, 0.20];
+/// Number of tier slots, `none` included.
+pub const TIERS: usize = 5;
+
+/// Binary decisions: yes at p_yes >= 0.8, no at p_yes <= 0.2, both bounds inclusive.
+pub const YES_AT: f64 = 0.8;
+pub const NO_AT: f64 = 0.2;
+
+/// The slot of a tier; items without one go to `none`.
+pub fn tier_index(t: Option<Tier>) -> usize {
+    match t {
+        Some(Tier::Easy) => 0,
+        Some(Tier::Standard) => 1,
+        Some(Tier::Judge) => 2,
+        Some(Tier::Hard) => 3,
+        None => 4,
+    }
+}
+
+/// Sums for one split × tier cell.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Cell {
+    pub items: u64,
+    /// Right answers (choice, binary) or summed nMAE (rating).
+    pub hits: f64,
+    /// Summed chance baseline: 1/k (choice), 0.5 (binary), nMAE_chance (rating).
+    pub chance: f64,
+}
+
+impl Cell {
+    fn add(&mut self, o: &Cell) {
+        self.items += o.items;
+        self.hits += o.hits;
+        self.chance += o.chance;
+    }
+
+    /// The cell's chance-corrected competence, not clipped; `None` for an empty cell.
+    pub fn cc(&self, kind: OptionKind) -> Option<f64> {
+        if self.items == 0 {
+            return None;
+        }
+        let n = self.items as f64;
+        let (score, base) = (self.hits / n, self.chance / n);
+        match kind {
+            OptionKind::Choice => (base < 1.0).then(|| 100.0 * (score - base) / (1.0 - base)),
+            OptionKind::Binary => Some(100.0 * (score - 0.5) / 0.5),
+            OptionKind::Rating => (base > 0.0).then(|| 100.0 * (1.0 - score / base)),
+        }
+    }
+}
+
+/// What a binary item decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Label(usize),
+    Abstain,
+    Invalid,
+}
+
+/// The index of `yes` among a binary item's options (1 in the canonical order).
+pub fn yes_index(o: &OptionItem) -> usize {
+    o.options.iter().position(|l| l == "yes").unwrap_or(1)
+}
+
+/// The binary decision: thresholds on p_yes as the file gives it (after SPEC §2's rescaling of
+/// totals above 1), else the answer itself (a label-only output cannot abstain).
+pub fn binary_decision(o: &OptionItem) -> Decision {
+    let yes = yes_index(o);
+    let no = 1 - yes.min(1);
+    match o.probs.as_ref().and_then(|p| p.p.get(yes)) {
+        Some(&p) if p >= YES_AT => Decision::Label(yes),
+        Some(&p) if p <= NO_AT => Decision::Label(no),
+        Some(_) => Decision::Abstain,
+        None => o.answer.map_or(Decision::Invalid, Decision::Label),
+    }
+}
+
+/// One type's running state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeState {
+    kind: OptionKind,
+    /// [open (or no split), sealed][tier].
+    cells: [[Cell; TIERS]; 2],
+    items: u64,
+    invalid: u64,
+    abstained: u64,
+    ece: EqualWidth,
+    tvd_sum: f64,
+    tvd_items: u64,
+    rps_sum: f64,
+    brier_sum: f64,
+}
+
+impl TypeState {
+    pub fn new(kind: OptionKind) -> Self {
+        TypeState {
+            kind,
+            cells: [[Cell::default(); TIERS]; 2],
+            items: 0,
+            invalid: 0,
+            abstained: 0,
+            ece: EqualWidth::default(),
+            tvd_sum: 0.0,
+            tvd_items: 0,
+            rps_sum: 0.0,
+            brier_sum: 0.0,
+        }
+    }
+
+    pub fn items(&self) -> u64 {
+        self.items
+    }
+
+    /// Adds one item of this type. `credit` is the item's SPEC §3 credit (1 when `answer` is the
+    /// gold; a tool's own credit for graded items), used by choice; `one_hot_tvd` measures choice
+    /// TVD as 1 - q[gold].
+    pub fn update(
+        &mut self,
+        o: &OptionItem,
+        credit: f64,
+        at: (Option<Tier>, Option<Split>),
+        one_hot_tvd: bool,
+    ) {
+        let (tier, split) = at;
+        let s = usize::from(split == Some(Split::Sealed));
+        let mut cell = Cell {
+            items: 1,
+            ..Cell::default()
+        };
+        let invalid = match self.kind {
+            OptionKind::Choice => {
+                cell.hits = credit;
+                cell.chance = 1.0 / o.options.len() as f64;
+                o.answer.is_none()
+            }
+            OptionKind::Binary => {
+                let d = binary_decision(o);
+                cell.hits = f64::from(u8::from(d == Decision::Label(o.gold)));
+                cell.chance = 0.5;
+                self.abstained += u64::from(d == Decision::Abstain);
+                d == Decision::Invalid
+            }
+            OptionKind::Rating => {
+                (cell.hits, cell.chance) = rating::errors(o);
+                rating::prediction(o) == rating::Prediction::Invalid
+            }
+        };
+        self.cells[s][tier_index(tier)].add(&cell);
+        self.items += 1;
+        self.invalid += u64::from(invalid);
+        self.calibrate(o, one_hot_tvd);
+    }
+
+    fn calibrate(&mut self, o: &OptionItem, one_hot_tvd: bool) {
+        let Some(q) = o
+            .probs
+            .as_ref()
+            .and_then(|p| p.distribution(Mode::Conditioning))
+        else {
+            return;
+        };
+        let q_gold = q.get(o.gold).copied().unwrap_or(0.0);
+        match self.kind {
+            OptionKind::Binary => {
+                let yes = yes_index(o);
+                let p_yes = q.get(yes).copied().unwrap_or(0.0);
+                let y = f64::from(u8::from(o.gold == yes));
+                self.ece.add(p_yes, y);
+                self.brier_sum += (p_yes - y) * (p_yes - y);
+            }
+            OptionKind::Choice | OptionKind::Rating => {
+                let right = f64::from(u8::from(o.answer == Some(o.gold)));
+                let conf = match o.answer {
+                    Some(a) if a < q.len() => confidence(o, &q),
+                    _ => q.iter().copied().fold(0.0, f64::max),
+                };
+                self.ece.add(conf, right);
+            }
+        }
+        if self.kind == OptionKind::Rating {
+            let reference = match &o.gold_probs {
+                Some(g) => rps(&q, g),
+                None => rps(&q, &one_hot(q.len(), o.gold)),
+            };
+            self.rps_sum += reference;
+        }
+        if one_hot_tvd && self.kind == OptionKind::Choice {
+            self.tvd_sum += 1.0 - q_gold;
+            self.tvd_items += 1;
+        } else if let Some(g) = &o.gold_probs {
+            self.tvd_sum += tvd(&q, g);
+            self.tvd_items += 1;
+        }
+    }
+
+    pub fn merge(&mut self, other: &Self) {
+        for (a, b) in self.cells.iter_mut().zip(other.cells.iter()) {
+            for (x, y) in a.iter_mut().zip(b.iter()) {
+                x.add(y);
+            }
+        }
+        self.items += other.items;
+        self.invalid += other.invalid;
+        self.abstained += other.abstained;
+        self.ece.merge(&other.ece);
+        self.tvd_sum += other.tvd_sum;
+        self.tvd_items += other.tvd_items;
+        self.rps_sum += other.rps_sum;
+        self.brier_sum += other.brier_sum;
+    }
+
+    /// The type's figures; `None` when it has no items.
+    pub fn finish(&self) -> Option<TypeFigures> {
+        if self.items == 0 {
+            return None;
+        }
+        let [open, sealed] = &self.cells;
+        let mut pooled = *open;
+        for (p, s) in pooled.iter_mut().zip(sealed.iter()) {
+            p.add(s);
+        }
+        let has = |cells: &[Cell; TIERS]| cells.iter().any(|c| c.items > 0);
+        let (cc, splits) = if has(open) && has(sealed) {
+            let half = |cells: &[Cell; TIERS]| SplitFigures {
+                cc: weighted_cc(cells, self.kind),
+                items: cells.iter().map(|c| c.items).sum(),
+                tiers: tiers(cells, self.kind),
+            };
+            let (open, sealed) = (half(open), half(sealed));
+            let cc = match (open.cc, sealed.cc) {
+                (Some(a), Some(b)) => Some(0.5 * a + 0.5 * b),
+                _ => None,
+            };
+            (cc, Some(Splits { open, sealed }))
+        } else {
+            (weighted_cc(&pooled, self.kind), None)
+        };
+        let n = self.ece.count();
+        let mean = |sum: f64, count: u64| (count > 0).then(|| sum / count as f64);
+        let ece = self.ece.ece();
+        let tvd = mean(self.tvd_sum, self.tvd_items);
+        let rps = (self.kind == OptionKind::Rating)
+            .then(|| mean(self.rps_sum, n))
+            .flatten();
+        let c = match self.kind {
+            OptionKind::Choice => ece.map(|e| match tvd {
+                Some(t) => (ece_score(e) + 100.0 * (1.0 - t)) / 2.0,
+                None => ece_score(e),
+            }),
+            OptionKind::Binary => ece.map(ece_score),
+            OptionKind::Rating => match (ece, rps) {
+                (Some(e), Some(r)) => Some((ece_score(e) + 100.0 * (1.0 - r)) / 2.0),
+                _ => None,
+            },
+        };
+        let binary = self.kind == OptionKind::Binary;
+        Some(TypeFigures {
+            cc,
+            c,
+            items: self.items,
+            invalid: self.invalid,
+            tiers: tiers(&pooled, self.kind),
+            splits,
+            ece,
+            ece_items: n,
+            tvd,
+            tvd_items: self.tvd_items,
+            rps,
+            brier: binary.then(|| mean(self.brier_sum, n)).flatten(),
+            abstention_rate: binary.then(|| self.abstained as f64 / self.items as f64),
+        })
+    }
+}
+
+/// sum_t w_t CC_t / sum_t w_t over the tiers that have items, in tier order.
+fn weighted_cc(cells: &[Cell; TIERS], kind: OptionKind) -> Option<f64> {
+    let (mut sum, mut weight) = (0.0, 0.0);
+    for (cell, w) in cells.iter().zip(TIER_WEIGHTS) {
+        if let Some(cc) = cell.cc(kind) {
+            sum += w * cc;
+            weight += w;
+        }
+    }
+    (weight > 0.0).then(|| sum / weight)
+}
+
+/// The per-tier figures of a row of cells, with weights renormalised over the tiers present.
+fn tiers(cells: &[Cell; TIERS], kind: OptionKind) -> Tiers {
+    let total: f64 = cells
+        .iter()
+        .zip(TIER_WEIGHTS)
+        .filter(|(c, _)| c.cc(kind).is_some())
+        .map(|(_, w)| w)
+        .sum();
+    let figure = |i: usize| -> Option<TierFigures> {
+        let c = cells.get(i)?;
+        let cc = c.cc(kind)?;
+        let n = c.items as f64;
+        let rating = kind == OptionKind::Rating;
+        Some(TierFigures {
+            cc: Some(cc),
+            items: c.items,
+            weight: TIER_WEIGHTS.get(i).copied().unwrap_or(0.0) / total,
+            accuracy: (!rating).then(|| c.hits / n),
+            chance: (!rating).then(|| c.chance / n),
+            nmae: rating.then(|| c.hits / n),
+            nmae_chance: rating.then(|| c.chance / n),
+        })
+    };
+    Tiers {
+        easy: figure(0),
+        standard: figure(1),
+        judge: figure(2),
+        hard: figure(3),
+        none: figure(4),
+    }
+}
