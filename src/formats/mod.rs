@@ -7,6 +7,9 @@
 
 pub mod canonical;
 pub mod canonical_item;
+pub mod jevbench;
+pub mod jevbench_join;
+pub mod jevbench_rows;
 pub mod json;
 pub mod lines;
 pub mod shelf;
@@ -85,7 +88,7 @@ pub trait Format: Sync {
 }
 
 /// Every format this build reads.
-pub static FORMATS: &[&dyn Format] = &[&canonical::Canonical];
+pub static FORMATS: &[&dyn Format] = &[&canonical::Canonical, &jevbench::JevBench];
 
 /// How many leading bytes `detect` wants to see.
 pub const HEAD: usize = 64 * 1024;
