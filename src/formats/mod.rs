@@ -12,6 +12,9 @@ pub mod jevbench_join;
 pub mod jevbench_rows;
 pub mod json;
 pub mod lines;
+pub mod lm_eval;
+pub mod lm_eval_results;
+pub mod lm_eval_sample;
 pub mod shelf;
 
 use crate::items::Item;
@@ -88,7 +91,12 @@ pub trait Format: Sync {
 }
 
 /// Every format this build reads.
-pub static FORMATS: &[&dyn Format] = &[&canonical::Canonical, &jevbench::JevBench];
+pub static FORMATS: &[&dyn Format] = &[
+    &canonical::Canonical,
+    &lm_eval::LmEvalSamples,
+    &lm_eval_results::LmEvalResults,
+    &jevbench::JevBench,
+];
 
 /// How many leading bytes `detect` wants to see.
 pub const HEAD: usize = 64 * 1024;
