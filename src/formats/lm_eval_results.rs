@@ -107,14 +107,23 @@ impl Reader for ResultsReader {
     }
 }
 
-/// The model's name: `model_name` (v0.4.3+), else the model arguments of `config`.
+/// The model's name: `pretrained=` (or `model=`) of the model arguments, else the model type when
+/// there are no arguments (`dummy`), else `model_name`, which can be an opaque short string.
 fn model(root: &Value) -> Option<String> {
-    let named = root.get("model_name").and_then(Value::as_str);
-    let args = root
-        .get("config")
-        .and_then(|c| c.get("model_args"))
-        .and_then(Value::as_str);
-    named.or(args).filter(|s| !s.is_empty()).map(str::to_string)
+    let config = root.get("config");
+    let field = |k: &str| config.and_then(|c| c.get(k)).and_then(Value::as_str);
+    let args = field("model_args").unwrap_or_default();
+    let named = args.split(',').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        matches!(k.trim(), "pretrained" | "model").then(|| v.trim())
+    });
+    let kind = field("model").filter(|_| args.trim().is_empty());
+    let opaque = root.get("model_name").and_then(Value::as_str);
+    named
+        .or(kind)
+        .or(opaque)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
 }
 
 /// How lm-eval's figure relates to scorelens's (FORMATS.md §3.4).

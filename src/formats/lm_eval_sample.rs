@@ -348,6 +348,15 @@ fn gold(
     }
     let k = options.len();
     let position = target.parse::<usize>().ok().filter(|&i| i < k);
+    // A JSON integer (v0.4.0-0.4.2 write native values) can only be a position.
+    if matches!(s.get(f::TARGET), Some(Val::Int(_))) {
+        return position.ok_or_else(|| {
+            format!(
+                "target {target} is not a choice position (0-{})",
+                k.saturating_sub(1)
+            )
+        });
+    }
     let by_text = options
         .iter()
         .position(|o| *o == target)
