@@ -1,0 +1,120 @@
+//! The I/C sample files in www/samples (written by scripts/samples/ic.py): each is detected from
+//! its header, scores the same with `--profile`, and the CLI prints its I/C tables.
+
+use scorelens::{Input, Options, Report};
+use std::path::Path;
+use std::process::Command;
+
+const SAMPLES: [(&str, &str); 4] = [
+    ("jevbench-public-231.jsonl", "jevbench-public-231"),
+    ("jevbench-hard-111.jsonl", "jevbench-hard-111"),
+    ("decision-bench.jsonl", "decision-bench"),
+    ("cmdb-1500.jsonl", "cmdb-1500"),
+];
+
+fn samples() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples"))
+}
+
+fn score(files: &[&str], profile: Option<&str>) -> Report {
+    let bytes: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|f| {
+            (
+                f.to_string(),
+                std::fs::read(samples().join(f)).expect("sample file"),
+            )
+        })
+        .collect();
+    let inputs: Vec<Input> = bytes
+        .iter()
+        .map(|(name, b)| Input { name, bytes: b })
+        .collect();
+    let opts = Options {
+        profile: profile.map(str::to_string),
+        strict: true,
+    };
+    scorelens::score(&inputs, &opts).expect("the sample scores without a warning")
+}
+
+#[test]
+fn each_sample_is_detected_from_its_header_and_matches_its_profile() {
+    for (file, profile) in SAMPLES {
+        let detected = score(&[file], None);
+        assert_eq!(detected.profile, profile, "{file}");
+        assert!(
+            detected
+                .model
+                .as_deref()
+                .unwrap_or("")
+                .contains("synthetic"),
+            "{file}"
+        );
+        let chosen = score(&[file], Some(profile));
+        assert_eq!(chosen.ic, detected.ic, "{file}");
+        let ic = detected.ic.as_ref().expect("I/C");
+        let (i, c) = (ic.overall.i.unwrap(), ic.overall.c.unwrap());
+        assert!(
+            (-100.0..=100.0).contains(&i) && (0.0..=100.0).contains(&c),
+            "{file}: {i} {c}"
+        );
+    }
+}
+
+#[test]
+fn the_cmdb_sample_has_scopes_and_multi() {
+    let r = score(&["cmdb-1500.jsonl"], None);
+    assert_eq!(r.items, 1500);
+    let ic = r.ic.as_ref().unwrap();
+    let (text, image) = (
+        ic.scopes.text.as_ref().unwrap(),
+        ic.scopes.image.as_ref().unwrap(),
+    );
+    assert_eq!(text.items + image.items, ic.overall.items);
+    let m = r.multi.as_ref().unwrap();
+    assert_eq!(m.overall.items + ic.overall.items, 1500);
+    assert!(m.overall.p_gold_set.is_some());
+}
+
+#[test]
+fn the_native_jevbench_files_score_like_the_canonical_sample() {
+    let native = score(
+        &[
+            "jevbench-native/results.jsonl",
+            "jevbench-native/hard.jsonl",
+            "jevbench-native/easy.jsonl",
+            "jevbench-native/original.jsonl",
+        ],
+        None,
+    );
+    let canonical = score(&["jevbench-public-231.jsonl"], None);
+    assert_eq!(native.profile, "jevbench-public-231");
+    assert_eq!(native.items, 231);
+    let (a, b) = (native.ic.unwrap().overall, canonical.ic.unwrap().overall);
+    for (x, y) in [(a.i, b.i), (a.i_weighted, b.i_weighted), (a.c, b.c)] {
+        assert!((x.unwrap() - y.unwrap()).abs() < 1e-9, "{x:?} {y:?}");
+    }
+    assert_eq!(a.types.binary, b.types.binary);
+}
+
+#[test]
+fn the_cli_prints_the_ic_tables_with_profile() {
+    let exe = env!("CARGO_BIN_EXE_scorelens");
+    let out = Command::new(exe)
+        .arg("score")
+        .arg(samples().join("cmdb-1500.jsonl"))
+        .args(["--profile", "cmdb-1500"])
+        .output()
+        .expect("runs the CLI");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "I and C (0-100)",
+        "I/C by type",
+        "I/C tiers",
+        "Multi-select",
+        "equal-width ECE",
+    ] {
+        assert!(text.contains(want), "missing {want}:\n{text}");
+    }
+}
