@@ -172,7 +172,7 @@ fn both_splits_average_half_and_half() {
     let w = splits.sealed.tiers.hard.as_ref().unwrap().weight;
     assert!((w - 0.4 / 0.6).abs() < 1e-15);
     // One split only: no `splits`.
-    let r = score(&lines[1..].to_vec(), None);
+    let r = score(&lines[1..], None);
     assert!(choice(&r).splits.is_none());
 }
 
@@ -203,7 +203,7 @@ fn modality_scopes_repeat_every_figure() {
     // Overall pools all five: choice 3/4 right, cbar (0.5*3 + 0.25)/4.
     let cbar: f64 = (0.5 * 3.0 + 0.25) / 4.0;
     close(choice(&r).cc, 100.0 * (0.75 - cbar) / (1.0 - cbar), 1e-9);
-    let none = score(&lines[4..].to_vec(), None);
+    let none = score(&lines[4..], None);
     assert!(ic(&none).scopes.text.is_none() && ic(&none).scopes.image.is_none());
 }
 

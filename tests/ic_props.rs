@@ -75,19 +75,20 @@ fn types(f: &IcFigures) -> Vec<&TypeFigures> {
         .collect()
 }
 
-/// Any option item: kind, k, gold, answer (k = invalid), probabilities (with outside mass),
-/// gold_probs, tier, split, modality.
-fn any_item() -> impl Strategy<
-    Value = (
-        usize,
-        usize,
-        usize,
-        usize,
-        Option<(Vec<f64>, f64)>,
-        Option<Vec<f64>>,
-        (usize, usize, usize),
-    ),
-> {
+/// An option item's description: kind, k, gold, answer (k = invalid), raw probabilities with the
+/// share kept inside the options, gold_probs weights, and (tier, split, modality) slots.
+type Spec = (
+    usize,
+    usize,
+    usize,
+    usize,
+    Option<(Vec<f64>, f64)>,
+    Option<Vec<f64>>,
+    (usize, usize, usize),
+);
+
+/// Any option item.
+fn any_item() -> impl Strategy<Value = Spec> {
     (0usize..3, 2usize..7).prop_flat_map(|(kind, k)| {
         let k = if kind == 1 { 2 } else { k };
         (
@@ -102,17 +103,7 @@ fn any_item() -> impl Strategy<
     })
 }
 
-fn build_items(
-    specs: &[(
-        usize,
-        usize,
-        usize,
-        usize,
-        Option<(Vec<f64>, f64)>,
-        Option<Vec<f64>>,
-        (usize, usize, usize),
-    )],
-) -> Vec<Item> {
+fn build_items(specs: &[Spec]) -> Vec<Item> {
     specs
         .iter()
         .enumerate()

@@ -116,7 +116,7 @@ pub fn join(mut p: Pending, sink: &mut dyn Sink) {
         }
     }
     let mut left: Vec<(String, Row)> = p.results.drain().collect();
-    left.sort_by(|a, b| (a.1.file, a.1.line).cmp(&(b.1.file, b.1.line)));
+    left.sort_by_key(|(_, r)| (r.file, r.line));
     for (id, row) in left {
         let why = format!("task_id `{id}` matches no task in the task files; skipped");
         sink.skip(Warning::new(

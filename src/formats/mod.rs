@@ -7,6 +7,11 @@
 
 pub mod canonical;
 pub mod canonical_item;
+pub mod inspect;
+pub mod inspect_eval;
+pub mod inspect_json;
+pub mod inspect_reduce;
+pub mod inspect_sample;
 pub mod jevbench;
 pub mod jevbench_join;
 pub mod jevbench_rows;
@@ -96,6 +101,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &lm_eval::LmEvalSamples,
     &lm_eval_results::LmEvalResults,
     &jevbench::JevBench,
+    &inspect::Inspect,
 ];
 
 /// How many leading bytes `detect` wants to see.
