@@ -7,6 +7,9 @@
 
 pub mod canonical;
 pub mod canonical_item;
+pub mod helm;
+pub mod helm_files;
+pub mod helm_items;
 pub mod inspect;
 pub mod inspect_eval;
 pub mod inspect_json;
@@ -20,6 +23,7 @@ pub mod lines;
 pub mod lm_eval;
 pub mod lm_eval_results;
 pub mod lm_eval_sample;
+pub mod openai_evals;
 pub mod shelf;
 
 use crate::items::Item;
@@ -100,6 +104,10 @@ pub static FORMATS: &[&dyn Format] = &[
     &canonical::Canonical,
     &lm_eval::LmEvalSamples,
     &lm_eval_results::LmEvalResults,
+    &helm::SCENARIO_STATE,
+    &helm::PER_INSTANCE_STATS,
+    &helm::STATS,
+    &openai_evals::OpenAiEvals,
     &jevbench::JevBench,
     &inspect::Inspect,
 ];

@@ -1,0 +1,192 @@
+//! HELM run folders (FORMATS.md §5): `scenario_state.json` and `per_instance_stats.json` joined
+//! through the shelf (whichever arrives second completes the pair), and `stats.json`, whose
+//! run-level figures (`ece_10_bin`, `exact_match`, …) are shown beside ours as HELM reported them.
+
+use super::helm_files::{is_null, InstanceStats, ScenarioState, Stat};
+use super::helm_items::emit;
+use super::lines::BOM;
+use super::{first_keys, Format, Meta, Reader, Reported, Sink};
+use crate::warning::Warning;
+use serde::de::DeserializeOwned;
+
+/// One half of a run waiting on the shelf for the other.
+#[derive(Default)]
+pub struct HelmShelf {
+    states: Option<(String, ScenarioState)>,
+    stats: Option<(String, Vec<InstanceStats>)>,
+}
+
+/// Which HELM file a reader reads.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    ScenarioState,
+    InstanceStats,
+    RunStats,
+}
+
+/// A HELM file format.
+pub struct Helm(Kind);
+
+pub static SCENARIO_STATE: Helm = Helm(Kind::ScenarioState);
+pub static PER_INSTANCE_STATS: Helm = Helm(Kind::InstanceStats);
+pub static STATS: Helm = Helm(Kind::RunStats);
+
+impl Format for Helm {
+    fn name(&self) -> &'static str {
+        match self.0 {
+            Kind::ScenarioState => "helm-scenario-state",
+            Kind::InstanceStats => "helm-per-instance-stats",
+            Kind::RunStats => "helm-stats",
+        }
+    }
+
+    fn describe(&self) -> &'static str {
+        match self.0 {
+            Kind::ScenarioState => "HELM scenario_state.json (joined with per_instance_stats.json when dropped together)",
+            Kind::InstanceStats => "HELM per_instance_stats.json (read with its scenario_state.json)",
+            Kind::RunStats => "HELM stats.json: its figures (ece_10_bin, exact_match) are shown beside ours",
+        }
+    }
+
+    fn sniff(&self, _file: &str, head: &[u8]) -> Option<u8> {
+        let keys = first_keys(head);
+        let has = |k: &str| keys.iter().any(|x| x == k);
+        let body = head.strip_prefix(BOM).unwrap_or(head);
+        let array = body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+        let yes = match self.0 {
+            Kind::ScenarioState => has("adapter_spec") && has("request_states"),
+            Kind::InstanceStats => array && has("instance_id") && has("stats"),
+            Kind::RunStats => array && has("name") && has("count") && has("sum_squared"),
+        };
+        yes.then_some(20)
+    }
+
+    fn reader(&self, file: &str) -> Box<dyn Reader> {
+        Box::new(HelmReader {
+            kind: self.0,
+            file: file.to_string(),
+            buffer: Vec::new(),
+        })
+    }
+
+    fn end_run(&self, sink: &mut dyn Sink) {
+        if self.0 == Kind::RunStats {
+            return;
+        }
+        let Some(shelf) = sink.shelf().take::<HelmShelf>() else {
+            return;
+        };
+        if let Some((file, states)) = shelf.states {
+            let why = "read without its per_instance_stats.json: nothing to cross-check";
+            sink.warn(Warning::new(&file, None, why));
+            emit(&file, &states, None, sink);
+        }
+        if let Some((file, _)) = shelf.stats {
+            let why = "per_instance_stats.json without its scenario_state.json has no options or answers: not scored (drop both files of the run)";
+            sink.warn(Warning::new(&file, None, why));
+        }
+    }
+}
+
+/// Buffers one HELM file (each is a single JSON value) and reads it at the end.
+struct HelmReader {
+    kind: Kind,
+    file: String,
+    buffer: Vec<u8>,
+}
+
+fn parse<T: DeserializeOwned>(file: &str, bytes: &[u8], sink: &mut dyn Sink) -> Option<T> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    match serde_json::from_slice(bytes) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let msg = e.to_string();
+            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            let why = format!("not a HELM file this reader understands: {msg}");
+            sink.skip(Warning::new(file, Some(e.line() as u64), why));
+            None
+        }
+    }
+}
+
+impl Reader for HelmReader {
+    fn feed(&mut self, chunk: &[u8], _sink: &mut dyn Sink) {
+        self.buffer.extend_from_slice(chunk);
+    }
+
+    fn finish(&mut self, sink: &mut dyn Sink) {
+        let file = self.file.clone();
+        let bytes = std::mem::take(&mut self.buffer);
+        match self.kind {
+            Kind::ScenarioState => {
+                let Some(states) = parse::<ScenarioState>(&file, &bytes, sink) else {
+                    return;
+                };
+                let method = states.adapter_spec.method.clone().unwrap_or_default();
+                sink.meta(
+                    Meta::FormatVersion,
+                    &format!("scenario_state, adapter {method}"),
+                );
+                let shelf = sink.shelf().get::<HelmShelf>();
+                let waiting = shelf.states.take();
+                let stats = shelf.stats.take();
+                if let Some((other, earlier)) = waiting {
+                    let why = "a second scenario_state.json arrived first: read without its per_instance_stats.json";
+                    sink.warn(Warning::new(&other, None, why));
+                    emit(&other, &earlier, None, sink);
+                }
+                match stats {
+                    Some((_, stats)) => emit(&file, &states, Some(&stats), sink),
+                    None => sink.shelf().get::<HelmShelf>().states = Some((file, states)),
+                }
+            }
+            Kind::InstanceStats => {
+                let Some(stats) = parse::<Vec<InstanceStats>>(&file, &bytes, sink) else {
+                    return;
+                };
+                sink.meta(Meta::FormatVersion, "per_instance_stats");
+                let shelf = sink.shelf().get::<HelmShelf>();
+                match shelf.states.take() {
+                    Some((_, states)) => emit(&file, &states, Some(&stats), sink),
+                    None => shelf.stats = Some((file, stats)),
+                }
+            }
+            Kind::RunStats => {
+                let Some(stats) = parse::<Vec<Stat>>(&file, &bytes, sink) else {
+                    return;
+                };
+                sink.meta(Meta::FormatVersion, "stats");
+                sink.meta(
+                    Meta::Mapping,
+                    "run-level figures HELM computed, shown beside ours; no items",
+                );
+                report(&stats, sink);
+            }
+        }
+    }
+}
+
+/// The run-level figures worth showing beside ours, unperturbed, per split.
+fn report(stats: &[Stat], sink: &mut dyn Sink) {
+    for s in stats {
+        let note = match s.name.name.as_str() {
+            "ece_10_bin" => "equal-mass ECE, 10 bins, on HELM's max_prob: equals scorelens ece_em (conditioning) for the separate adapters; for the joint adapter max_prob is the raw probability of the generated answer, neither conditioned nor mixed (SPEC §4)",
+            "ece_1_bin" => "|mean max_prob - accuracy| over the run",
+            "exact_match" => "HELM's accuracy; a tie among separate-adapter references earns the correct share",
+            "max_prob" => "mean confidence HELM assigned (see ece_10_bin for its definition)",
+            "platt_ece_10_bin" | "selective_acc@10" | "selective_cov_acc_area" => "HELM's own calibration figure; scorelens has no counterpart",
+            _ => continue,
+        };
+        if !is_null(&s.name.perturbation) || s.name.sub_split.is_some() {
+            continue;
+        }
+        let Some(value) = s.value() else { continue };
+        sink.reported(Reported {
+            source: "HELM".to_string(),
+            name: s.name.name.clone(),
+            scope: s.name.split.clone().unwrap_or_default(),
+            value,
+            note: note.to_string(),
+        });
+    }
+}
