@@ -9,6 +9,8 @@ use crate::metrics::multi::MultiFigures;
 use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
 
+pub mod rewardbench;
+
 /// The schema tag every report carries.
 pub const SCHEMA: &str = "scorelens.report/1";
 
@@ -34,7 +36,8 @@ pub struct Report {
     pub ic: Option<IcFigures>,
     /// Multi-select figures (exact-set accuracy, F1, gold-set probability), when there are `multi` items.
     pub multi: Option<MultiFigures>,
-    pub rewardbench: Option<serde_json::Value>,
+    /// RewardBench v1 or v2 figures, under the `rewardbench` and `rewardbench2` profiles.
+    pub rewardbench: Option<rewardbench::RewardBenchFigures>,
     pub groups: Vec<GroupFigures>,
 }
 

@@ -172,16 +172,22 @@ impl Session {
                 reason: format!("{} more warnings not shown", s.dropped_warnings),
             });
         }
-        if s.items == 0 {
+        // A file of the tool's own figures (an aggregate) makes a report even without items.
+        if s.items == 0 && s.reported.is_empty() {
             return Err(Error::NoItems(warnings));
         }
-        let profile = s.chosen.unwrap_or_else(Profile::generic);
+        // With no item the scorer was never made; the files' benchmark still picks the profile.
+        let named = s.ctx.benchmark.as_deref().and_then(Profile::parse);
+        let profile = s.chosen.or(named).unwrap_or_else(Profile::generic);
         let scorer = s.scorer.unwrap_or_else(|| Scorer::new(profile));
-        let mut report = scorer.finish(&s.ctx);
+        let mut ctx = s.ctx;
+        ctx.reported = s.reported;
+        let mut report = scorer.finish(&ctx);
         report.files = s.files;
         report.skipped = s.skipped;
+        // Warnings the profile raised (a null section, say) follow those of the files.
+        warnings.append(&mut report.warnings);
         report.warnings = warnings;
-        report.reported = s.reported;
         Ok((report, s.explorer))
     }
 }

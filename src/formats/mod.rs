@@ -23,6 +23,10 @@ pub mod lines;
 pub mod lm_eval;
 pub mod lm_eval_results;
 pub mod lm_eval_sample;
+pub mod rewardbench;
+pub mod rewardbench_aggregate;
+pub mod rewardbench_arrays;
+pub mod rewardbench_jsonl;
 pub mod openai_evals;
 pub mod shelf;
 
@@ -110,6 +114,9 @@ pub static FORMATS: &[&dyn Format] = &[
     &openai_evals::OpenAiEvals,
     &jevbench::JevBench,
     &inspect::Inspect,
+    &rewardbench_arrays::RewardBenchArrays,
+    &rewardbench_jsonl::RewardBenchJsonl,
+    &rewardbench_aggregate::RewardBenchAggregate,
 ];
 
 /// How many leading bytes `detect` wants to see.

@@ -14,9 +14,11 @@ pub mod ic_figures;
 pub mod ic_types;
 pub mod multi;
 pub mod outcome;
+pub mod pairwise;
 pub mod rating;
 pub mod stats;
 pub mod summary;
+pub mod ties;
 pub mod tvd_rps;
 
 pub use accuracy::Accuracy;

@@ -9,6 +9,9 @@ mod decision_bench;
 mod generic;
 mod ic_common;
 mod jevbench;
+mod rewardbench;
+mod rewardbench2;
+mod rewardbench_common;
 mod steer;
 
 use crate::items::Item;
@@ -47,6 +50,8 @@ pub static PROFILES: &[&Profile] = &[
     &jevbench::HARD_111,
     &decision_bench::PROFILE,
     &cmdb::PROFILE,
+    &rewardbench::PROFILE,
+    &rewardbench2::PROFILE,
 ];
 
 impl Profile {
@@ -95,6 +100,9 @@ pub struct Scorer {
 pub struct Context {
     pub model: Option<String>,
     pub benchmark: Option<String>,
+    /// Figures the tools wrote in the files, so that a profile can use them (RewardBench's
+    /// aggregates give its sections without items) or set its own beside them.
+    pub reported: Vec<crate::formats::Reported>,
 }
 
 impl Scorer {
@@ -158,7 +166,7 @@ impl Scorer {
             skipped: 0,
             warnings: Vec::new(),
             notes,
-            reported: Vec::new(),
+            reported: ctx.reported.clone(),
             metrics: Metrics {
                 accuracy: s.overall.accuracy,
                 normalized: s.overall.normalized,

@@ -1,0 +1,369 @@
+//! What RewardBench's three file layouts share (FORMATS.md §6, §7): recognising them by content,
+//! reading Python's `NaN`/`Infinity` literals, and turning one row into an item.
+//!
+//! The layouts themselves live beside this file: `rewardbench_arrays` (the `eval-set-scores`
+//! object of parallel arrays), `rewardbench_jsonl` (the `rewardbench` CLI's `_outputs.jsonl`) and
+//! `rewardbench_aggregate` (`eval-set/<model>.json` and the CLI's summary).
+
+use super::json::Val;
+use super::{Reported, Sink};
+use crate::items::{Body, Item};
+use crate::metrics::outcome::best_of_n_credit;
+use crate::metrics::pairwise::{longer_wins, longest_wins};
+use crate::report::rewardbench::LENGTH_SOURCE;
+use crate::warning::Warning;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// The keys at the top level of the first JSON object in `head`, each with the first byte of its
+/// value (`b'['`, `b'"'`, a digit, ...; 0 when the head ends first). Tolerates a head cut short and
+/// bare `NaN` literals, which a JSON parser would stop at.
+pub fn top_keys(head: &[u8]) -> Vec<(String, u8)> {
+    let body = head.strip_prefix(super::lines::BOM).unwrap_or(head);
+    let mut keys = Vec::new();
+    let mut i = match body.iter().position(|b| !b.is_ascii_whitespace()) {
+        Some(p) if body[p] == b'{' => p + 1,
+        _ => return keys,
+    };
+    let (mut depth, mut expect_key) = (1usize, true);
+    while i < body.len() {
+        let b = body[i];
+        match b {
+            b'"' => {
+                let end = string_end(body, i + 1);
+                if depth == 1 && expect_key {
+                    let key = String::from_utf8_lossy(&body[i + 1..end.min(body.len())]);
+                    let mut j = end + 1;
+                    while j < body.len() && (body[j].is_ascii_whitespace() || body[j] == b':') {
+                        j += 1;
+                    }
+                    keys.push((key.into_owned(), body.get(j).copied().unwrap_or(0)));
+                    expect_key = false;
+                }
+                i = end;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            b',' if depth == 1 => expect_key = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    keys
+}
+
+/// Index of the quote that closes the string starting at `from` (or the length when cut short).
+fn string_end(bytes: &[u8], from: usize) -> usize {
+    let mut j = from;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            b'"' => return j,
+            _ => j += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Whether `keys` has `name` with a value starting with `first` (any value when `first` is None).
+pub fn has(keys: &[(String, u8)], name: &str, first: Option<u8>) -> bool {
+    keys.iter()
+        .any(|(k, b)| k == name && first.is_none_or(|f| *b == f))
+}
+
+/// Python's `json` writes non-finite floats as bare `NaN`, `Infinity` and `-Infinity`, which are
+/// not JSON. Outside strings they become the strings "NaN", "Infinity", "-Infinity", which
+/// `score` reads as non-finite; the bytes are copied only when there is such a literal.
+pub fn quote_non_finite(bytes: &[u8]) -> Cow<'_, [u8]> {
+    const LITERALS: [&[u8]; 3] = [b"-Infinity", b"Infinity", b"NaN"];
+    let mut out: Option<Vec<u8>> = None;
+    let (mut i, mut copied) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => i = string_end(bytes, i + 1) + 1,
+            b'N' | b'I' | b'-' => match LITERALS.iter().find(|l| bytes[i..].starts_with(l)) {
+                Some(lit) => {
+                    let o = out.get_or_insert_with(|| Vec::with_capacity(bytes.len() + 64));
+                    o.extend_from_slice(&bytes[copied..i]);
+                    o.push(b'"');
+                    o.extend_from_slice(lit);
+                    o.push(b'"');
+                    i += lit.len();
+                    copied = i;
+                }
+                None => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    match out {
+        None => Cow::Borrowed(bytes),
+        Some(mut o) => {
+            o.extend_from_slice(&bytes[copied.min(bytes.len())..]);
+            Cow::Owned(o)
+        }
+    }
+}
+
+/// A reward score: a number, a one-element list `[x]` (RewardBench's pipelines return shape
+/// (B, 1)), or a quoted non-finite literal. `Err` says why it is not a score.
+pub fn score(v: &Val) -> Result<f64, String> {
+    match v {
+        Val::Int(i) => Ok(*i as f64),
+        Val::Float(x) => Ok(*x),
+        Val::List(one) if one.len() == 1 => score(&one[0]),
+        Val::Str(s) => match s.as_ref() {
+            "NaN" => Ok(f64::NAN),
+            "Infinity" => Ok(f64::INFINITY),
+            "-Infinity" => Ok(f64::NEG_INFINITY),
+            _ => Err(format!("the string \"{s}\", not a number")),
+        },
+        other => Err(format!("{}, not a number", other.kind())),
+    }
+}
+
+/// Characters (Unicode scalar values, as Python's `len`) of every string inside a value: a
+/// templated text, or the `content` and `role` of a list of messages.
+pub fn text_len(v: &Val) -> usize {
+    match v {
+        Val::Str(s) => s.chars().count(),
+        Val::List(xs) => xs.iter().map(text_len).sum(),
+        Val::Map(kv) => kv.iter().map(|(_, x)| text_len(x)).sum(),
+        _ => 0,
+    }
+}
+
+/// The fields of one row, whichever layout it came from.
+#[derive(Debug, Default)]
+pub struct Row<'v, 'a> {
+    pub id: Option<&'v Val<'a>>,
+    pub subset: Option<&'v Val<'a>>,
+    pub results: Option<&'v Val<'a>>,
+    pub chosen: Option<&'v Val<'a>>,
+    pub rejected: Option<&'v Val<'a>>,
+    /// RewardBench 2: every candidate's score, correct ones first.
+    pub scores: Option<&'v Val<'a>>,
+    pub num_correct: Option<&'v Val<'a>>,
+    pub text_chosen: Option<&'v Val<'a>>,
+    pub text_rejected: Option<&'v Val<'a>>,
+    /// RewardBench 2: every candidate's text.
+    pub texts: Option<&'v Val<'a>>,
+}
+
+/// What a file's rows add up to beyond their items.
+#[derive(Debug, Default)]
+pub struct FileTally {
+    /// Per subset: length-baseline credit and rows.
+    length: BTreeMap<String, (f64, u64)>,
+    /// Rows whose `results` disagree with the credit recomputed from the scores.
+    disagree: u64,
+    /// The first few of them, for the warning.
+    disagree_rows: Vec<String>,
+    /// Rows credited from a judge's `results`.
+    judged: u64,
+}
+
+/// How a row becomes an item; `Err` is a data error (the row is skipped).
+pub fn row_item(row: &Row, n: usize, line: u64, tally: &mut FileTally) -> Result<Item, String> {
+    let id = match row.id {
+        Some(Val::Str(s)) => s.to_string(),
+        Some(Val::Int(i)) => i.to_string(),
+        Some(v) => return Err(format!("`id` is {}, not a string or integer", v.kind())),
+        None => return Err("no `id`".to_string()),
+    };
+    let subset = match row.subset {
+        Some(Val::Str(s)) => s.to_string(),
+        Some(v) => return Err(format!("id {id}: `subset` is {}, not a string", v.kind())),
+        None => return Err(format!("id {id}: no `subset`")),
+    };
+    let at = |why: String| format!("row {n} (id {id}, {subset}): {why}");
+    let body = if let Some(scores) = present(row.scores) {
+        best_of_n(scores, row.num_correct).map_err(at)?
+    } else if let (Some(c), Some(r)) = (present(row.chosen), present(row.rejected)) {
+        let chosen = finite(c, "scores_chosen").map_err(at)?;
+        let rejected = finite(r, "scores_rejected").map_err(at)?;
+        Body::Pair { chosen, rejected }
+    } else if let Some(r) = present(row.results) {
+        let verdict = judged(r).map_err(at)?;
+        tally.judged += 1;
+        verdict
+    } else {
+        return Err(at(
+            "no scores (`scores_chosen`/`scores_rejected` or `scores`) and no `results`".into(),
+        ));
+    };
+    let credit = match &body {
+        Body::Pair { chosen, rejected } => Some(if chosen > rejected { 1.0 } else { 0.0 }),
+        Body::BestOfN { scores, .. } if !subset.eq_ignore_ascii_case("ties") => {
+            Some(best_of_n_credit(scores, 1))
+        }
+        _ => None,
+    };
+    if let (Some(credit), Some(r)) = (credit, present(row.results).and_then(Val::as_f64)) {
+        if credit != r {
+            tally.disagree += 1;
+            if tally.disagree_rows.len() < 5 {
+                tally.disagree_rows.push(format!("row {n} (id {id})"));
+            }
+        }
+    }
+    if let Some(l) = length_credit(row, &body, &subset) {
+        let e = tally.length.entry(subset.clone()).or_default();
+        e.0 += l;
+        e.1 += 1;
+    }
+    // RewardBench v1 ids repeat across the prior sets' subsets, so they are qualified by subset.
+    let id = match &body {
+        Body::Pair { .. } | Body::Graded { .. } if row.num_correct.is_none() => {
+            format!("{subset}/{id}")
+        }
+        _ => id,
+    };
+    Ok(Item {
+        id,
+        line: Some(line),
+        group: Some(subset),
+        tier: None,
+        split: None,
+        modality: None,
+        body,
+    })
+}
+
+/// A field that is there and not null.
+fn present<'v, 'a>(v: Option<&'v Val<'a>>) -> Option<&'v Val<'a>> {
+    v.filter(|v| !matches!(v, Val::Null))
+}
+
+/// A finite score, or why not (a non-finite one is reported and left out, as the issue asks).
+fn finite(v: &Val, what: &str) -> Result<f64, String> {
+    let x = score(v).map_err(|why| format!("`{what}` is {why}"))?;
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(format!(
+            "`{what}` is {x}; the item is left out (the official scorer counts such a comparison as wrong)"
+        ))
+    }
+}
+
+fn best_of_n(scores: &Val, num_correct: Option<&Val>) -> Result<Body, String> {
+    let Val::List(xs) = scores else {
+        return Err(format!("`scores` is {}, not a list", scores.kind()));
+    };
+    let scores = xs
+        .iter()
+        .enumerate()
+        .map(|(i, x)| finite(x, &format!("scores[{i}]")))
+        .collect::<Result<Vec<f64>, String>>()?;
+    let num_correct = match num_correct {
+        None | Some(Val::Null) => 1,
+        Some(Val::Int(k)) if *k >= 1 && (*k as usize) < scores.len() => *k as usize,
+        Some(v) => {
+            return Err(format!(
+                "`num_correct` is {}, not between 1 and the {} candidates - 1",
+                match v {
+                    Val::Int(k) => k.to_string(),
+                    other => other.kind().to_string(),
+                },
+                scores.len()
+            ))
+        }
+    };
+    if scores.len() < 2 {
+        return Err("`scores` needs at least 2 candidates".to_string());
+    }
+    Ok(Body::BestOfN {
+        scores,
+        num_correct,
+    })
+}
+
+/// A generative judge's verdict: `results` is the credit (1 chosen, 0 rejected, 0.5 a tie or an
+/// unparseable judgement in v1; 1/k for a k-way tie in v2).
+fn judged(r: &Val) -> Result<Body, String> {
+    let credit = match r {
+        Val::Bool(b) => f64::from(u8::from(*b)),
+        v => v.as_f64().ok_or(format!(
+            "`results` is {}, not a number, and there are no scores",
+            v.kind()
+        ))?,
+    };
+    if !(0.0..=1.0).contains(&credit) {
+        return Err(format!("`results` {credit} is outside [0, 1]"));
+    }
+    let answer = if credit == 1.0 {
+        "chosen"
+    } else if credit == 0.0 {
+        "rejected"
+    } else {
+        "tie or unparseable judgement"
+    };
+    Ok(Body::Graded {
+        credit,
+        gold: "chosen".to_string(),
+        answer: Some(answer.to_string()),
+    })
+}
+
+/// The "longer response wins" credit of a row, when its texts are there (not for Ties prompts,
+/// whose score is not a per-row credit).
+fn length_credit(row: &Row, body: &Body, subset: &str) -> Option<f64> {
+    match body {
+        Body::BestOfN { scores, .. } if !subset.eq_ignore_ascii_case("ties") => {
+            let Some(Val::List(texts)) = row.texts else {
+                return None;
+            };
+            let lengths: Vec<usize> = texts.iter().map(text_len).collect();
+            (lengths.len() == scores.len()).then(|| longest_wins(&lengths))
+        }
+        Body::BestOfN { .. } => None,
+        _ => Some(longer_wins(
+            text_len(row.text_chosen?),
+            text_len(row.text_rejected?),
+        )),
+    }
+}
+
+impl FileTally {
+    /// Reports what the file's rows added up to: the length baseline (for the profile), and the
+    /// warnings about the file's own `results`.
+    pub fn finish(self, file: &str, sink: &mut dyn Sink) {
+        for (subset, (credit, rows)) in self.length {
+            for (name, value) in [("credit", credit), ("items", rows as f64)] {
+                sink.reported(Reported {
+                    source: LENGTH_SOURCE.to_string(),
+                    name: name.to_string(),
+                    scope: subset.clone(),
+                    value,
+                    note: "longer response wins, measured on the texts by scorelens".to_string(),
+                });
+            }
+        }
+        if self.disagree > 0 {
+            let why = format!(
+                "{} rows carry a `results` that differs from the credit recomputed from their scores ({}{}); \
+                 scorelens uses the scores (RewardBench 2 files written before PR #236 gave full credit on tied scores)",
+                self.disagree,
+                self.disagree_rows.join(", "),
+                if self.disagree > 5 { ", ..." } else { "" }
+            );
+            sink.warn(Warning::new(file, None, why));
+        }
+        if self.judged > 0 {
+            sink.meta(
+                super::Meta::Mapping,
+                "generative judge: no scores, so each row's `results` (1 chosen, 0 rejected, 0.5 tie or error) is its credit",
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "rewardbench_tests.rs"]
+mod tests;

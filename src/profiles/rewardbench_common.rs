@@ -1,0 +1,180 @@
+//! What the RewardBench v1 and v2 profiles share: per-subset credit and margins gathered from the
+//! items, the figures the tool's own aggregate files reported, and the length baseline the readers
+//! measured, resolved into one figure per subset.
+
+use crate::items::{Body, Item};
+use crate::metrics::accuracy::AccuracyFigures;
+use crate::metrics::groups::NO_GROUP;
+use crate::metrics::outcome::Outcome;
+use crate::metrics::pairwise::{margin, Margins};
+use crate::metrics::Groups;
+use crate::report::rewardbench::{SubsetFigures, LENGTH_SOURCE, TOOL_SOURCE};
+use crate::report::Report;
+use crate::warning::Warning;
+use std::collections::BTreeMap;
+
+/// The accumulators both profiles keep.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Credit per subset, added in item order (the official `sum(results) / n`).
+    pub subsets: Groups,
+    pub margins: Margins,
+    /// Items credited from a judge's verdict.
+    pub judged: u64,
+    /// Items of other types, kept out, by type name.
+    pub excluded: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    /// Counts an item the profile keeps out.
+    pub fn exclude(&mut self, item: &Item) {
+        *self.excluded.entry(item.type_name()).or_default() += 1;
+    }
+
+    /// Adds an item with its credit under `subset`; its margin, when it has one, too.
+    pub fn add(&mut self, subset: &str, item: &Item, credit: f64) {
+        let o = Outcome {
+            credit,
+            chance: None,
+            valid: true,
+        };
+        self.subsets.add(Some(subset), &o);
+        if matches!(item.body, Body::Graded { .. }) {
+            self.judged += 1;
+        }
+        if let Some(m) = margin(item) {
+            self.margins.add(subset, &item.id, item.line, m);
+        }
+    }
+
+    pub fn merge(&mut self, other: Tally) {
+        self.subsets.merge(other.subsets);
+        self.margins.merge(other.margins);
+        self.judged += other.judged;
+        for (k, n) in other.excluded {
+            *self.excluded.entry(k).or_default() += n;
+        }
+    }
+
+    /// Notes on the items kept out.
+    pub fn notes(&self, profile: &str, report: &mut Report) {
+        for (kind, n) in &self.excluded {
+            report.notes.push(format!(
+                "{n} `{kind}` items are not {profile} items and are left out of its figures"
+            ));
+        }
+    }
+}
+
+/// The subset of an item: its group, or `(none)`.
+pub fn subset_of(item: &Item) -> &str {
+    item.group.as_deref().unwrap_or(NO_GROUP)
+}
+
+/// Everything a subset's figure may come from, gathered once at the end of the run.
+pub struct Sources<'t> {
+    computed: BTreeMap<String, AccuracyFigures>,
+    reported: BTreeMap<String, f64>,
+    length: BTreeMap<String, f64>,
+    tally: &'t Tally,
+}
+
+impl<'t> Sources<'t> {
+    /// Gathers the sources; the length-baseline sums leave `report.reported` (they are ours, not
+    /// the tool's).
+    pub fn take(report: &mut Report, tally: &'t Tally) -> Self {
+        let mut reported = BTreeMap::new();
+        let mut sums: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+        for r in &report.reported {
+            if r.source == TOOL_SOURCE && r.name == "accuracy" && !r.scope.is_empty() {
+                reported.entry(r.scope.clone()).or_insert(r.value);
+            } else if r.source == LENGTH_SOURCE {
+                let e = sums.entry(r.scope.clone()).or_default();
+                match r.name.as_str() {
+                    "credit" => e.0 += r.value,
+                    _ => e.1 += r.value,
+                }
+            }
+        }
+        report.reported.retain(|r| r.source != LENGTH_SOURCE);
+        let length = sums
+            .into_iter()
+            .filter(|(_, (_, n))| *n > 0.0)
+            .map(|(k, (c, n))| (k, c / n))
+            .collect();
+        Sources {
+            computed: tally.subsets.finish().into_iter().collect(),
+            reported,
+            length,
+            tally,
+        }
+    }
+
+    /// The subset's figure: from this run's items when it has any, else from an aggregate file;
+    /// `None` when neither has it. A disagreement between the two is noted.
+    pub fn subset(
+        &self,
+        name: &str,
+        section: Option<&str>,
+        weight: Option<f64>,
+        notes: &mut Vec<String>,
+    ) -> Option<SubsetFigures> {
+        let (items, credit, score, source) = match (
+            self.computed.get(name),
+            self.reported.get(name),
+        ) {
+            (Some(c), reported) => {
+                if let (Some(ours), Some(&theirs)) = (c.accuracy, reported) {
+                    if ours != theirs {
+                        notes.push(format!(
+                            "{name}: recomputed {ours} from the items; the aggregate file says {theirs}"
+                        ));
+                    }
+                }
+                (c.items, Some(c.correct), c.accuracy, "items")
+            }
+            (None, Some(&r)) => (0, None, Some(r), "reported"),
+            (None, None) => return None,
+        };
+        Some(SubsetFigures {
+            name: name.to_string(),
+            section: section.map(str::to_string),
+            weight,
+            items,
+            credit,
+            score,
+            source: source.to_string(),
+            ties: self.tally.margins.ties(name),
+            length_baseline: self.length.get(name).copied(),
+            worst: self.tally.margins.worst(name).to_vec(),
+        })
+    }
+
+    /// Every subset name seen, in name order.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.computed.keys().cloned().collect();
+        names.extend(
+            self.reported
+                .keys()
+                .filter(|k| !self.computed.contains_key(*k))
+                .cloned(),
+        );
+        names.sort();
+        names
+    }
+
+    /// Whether a subset has items in this run (so that, say, Ties can replace their credit).
+    pub fn has_items(&self, name: &str) -> bool {
+        self.computed.contains_key(name)
+    }
+}
+
+/// A run-level warning raised by a profile (it belongs to no file or line).
+pub fn warn(report: &mut Report, reason: String) {
+    report.warnings.push(Warning::new("", None, reason));
+}
+
+/// Formats a list of names for a message.
+pub fn list(names: &[String]) -> String {
+    names.join(", ")
+}
