@@ -3,16 +3,17 @@
 //! run-level figures (`ece_10_bin`, `exact_match`, …) are shown beside ours as HELM reported them.
 
 use super::helm_files::{is_null, InstanceStats, ScenarioState, Stat};
-use super::helm_items::emit;
+use super::helm_items::{cross_check, emit, Facts};
 use super::lines::BOM;
 use super::{first_keys, Format, Meta, Reader, Reported, Sink};
 use crate::warning::Warning;
 use serde::de::DeserializeOwned;
 
-/// One half of a run waiting on the shelf for the other.
+/// One half of a run waiting on the shelf for the other: the items' facts (the items themselves
+/// are pushed as soon as scenario_state.json is read), or the per-instance stats.
 #[derive(Default)]
 pub struct HelmShelf {
-    states: Option<(String, ScenarioState)>,
+    facts: Option<(String, Vec<Facts>)>,
     stats: Option<(String, Vec<InstanceStats>)>,
 }
 
@@ -76,10 +77,9 @@ impl Format for Helm {
         let Some(shelf) = sink.shelf().take::<HelmShelf>() else {
             return;
         };
-        if let Some((file, states)) = shelf.states {
+        if let Some((file, _)) = shelf.facts {
             let why = "read without its per_instance_stats.json: nothing to cross-check";
             sink.warn(Warning::new(&file, None, why));
-            emit(&file, &states, None, sink);
         }
         if let Some((file, _)) = shelf.stats {
             let why = "per_instance_stats.json without its scenario_state.json has no options or answers: not scored (drop both files of the run)";
@@ -127,17 +127,16 @@ impl Reader for HelmReader {
                     Meta::FormatVersion,
                     &format!("scenario_state, adapter {method}"),
                 );
+                let facts = emit(&file, &states, sink);
                 let shelf = sink.shelf().get::<HelmShelf>();
-                let waiting = shelf.states.take();
-                let stats = shelf.stats.take();
-                if let Some((other, earlier)) = waiting {
-                    let why = "a second scenario_state.json arrived first: read without its per_instance_stats.json";
-                    sink.warn(Warning::new(&other, None, why));
-                    emit(&other, &earlier, None, sink);
+                let earlier = shelf.facts.take();
+                match shelf.stats.take() {
+                    Some((_, stats)) => cross_check(&file, &facts, &stats, sink),
+                    None => shelf.facts = Some((file.clone(), facts)),
                 }
-                match stats {
-                    Some((_, stats)) => emit(&file, &states, Some(&stats), sink),
-                    None => sink.shelf().get::<HelmShelf>().states = Some((file, states)),
+                if let Some((other, _)) = earlier {
+                    let why = "another scenario_state.json followed before its per_instance_stats.json: nothing to cross-check";
+                    sink.warn(Warning::new(&other, None, why));
                 }
             }
             Kind::InstanceStats => {
@@ -146,8 +145,8 @@ impl Reader for HelmReader {
                 };
                 sink.meta(Meta::FormatVersion, "per_instance_stats");
                 let shelf = sink.shelf().get::<HelmShelf>();
-                match shelf.states.take() {
-                    Some((_, states)) => emit(&file, &states, Some(&stats), sink),
+                match shelf.facts.take() {
+                    Some((_, facts)) => cross_check(&file, &facts, &stats, sink),
                     None => shelf.stats = Some((file, stats)),
                 }
             }

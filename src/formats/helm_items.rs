@@ -17,43 +17,74 @@ use std::collections::{BTreeMap, HashMap};
 
 const CORRECT: &str = "correct";
 
-/// Pushes the items of one run; `stats` are its per-instance stats when dropped.
-pub fn emit(
-    file: &str,
-    state: &ScenarioState,
-    stats: Option<&[InstanceStats]>,
-    sink: &mut dyn Sink,
-) {
+/// What one item said, kept to cross-check HELM's per-instance stats whenever they arrive.
+pub struct Facts {
+    pub key: String,
+    pub answer: Option<usize>,
+    pub correct: bool,
+    /// The probability HELM calls `max_prob` under this adapter, when known.
+    pub max_prob: Option<f64>,
+}
+
+/// Pushes the items of one run and returns their facts for `cross_check`.
+pub fn emit(file: &str, state: &ScenarioState, sink: &mut dyn Sink) -> Vec<Facts> {
     let method = state.adapter_spec.method.as_deref().unwrap_or("");
-    if let Some(m) = &state
-        .adapter_spec
-        .model
-        .as_ref()
-        .or(state.adapter_spec.model_deployment.as_ref())
-    {
+    let spec = &state.adapter_spec;
+    if let Some(m) = spec.model.as_ref().or(spec.model_deployment.as_ref()) {
         sink.meta(Meta::Model, m);
     }
+    let mut facts = Vec::new();
+    if method.starts_with("multiple_choice_separate") {
+        separate_items(file, state, method, &mut facts, sink);
+    } else {
+        joint_items(file, state, &mut facts, sink);
+    }
+    mapping(method, sink);
+    facts
+}
+
+/// Compares the items with HELM's per-instance stats (unperturbed): exact_match, max_prob and,
+/// for separate adapters, predicted_index.
+pub fn cross_check(file: &str, facts: &[Facts], stats: &[InstanceStats], sink: &mut dyn Sink) {
+    sink.meta(Meta::Mapping, "per_instance_stats.json joined on instance id and train trial: exact_match, predicted_index and max_prob cross-check each item");
     let by_key: HashMap<String, &InstanceStats> = stats
-        .unwrap_or_default()
         .iter()
         .filter(|s| is_null(&s.perturbation))
         .map(|s| (key(&s.instance_id, s.train_trial_index), s))
         .collect();
-    let mut check = Check::default();
-    let separate = method.starts_with("multiple_choice_separate");
-    if separate {
-        separate_items(file, state, method, &by_key, &mut check, sink);
-    } else {
-        joint_items(file, state, &by_key, &mut check, sink);
+    let mut bad: Vec<&str> = Vec::new();
+    let mut unmatched = 0u64;
+    for f in facts {
+        let Some(s) = by_key.get(&f.key) else {
+            unmatched += 1;
+            continue;
+        };
+        let em = s
+            .get("exact_match")
+            .is_some_and(|e| (e >= 0.5) != f.correct);
+        let prob = match (s.get("max_prob"), f.max_prob) {
+            (Some(h), Some(ours)) => (h - ours).abs() > 1e-9,
+            _ => false,
+        };
+        let pick = match (s.get("predicted_index"), f.answer) {
+            (Some(h), Some(a)) => h != a as f64,
+            _ => false,
+        };
+        if em || prob || pick {
+            bad.push(&f.key);
+        }
     }
-    mapping(method, stats.is_some(), sink);
-    if let Some((n, first)) = check.disagree {
-        let why = format!("on {n} instances (first {first}) HELM's per-instance stats disagree with the answer or probability read from scenario_state.json");
+    if let Some(first) = bad.first() {
+        let why = format!("on {} instances (first {first}) HELM's per-instance stats disagree with the answer or probability read from scenario_state.json", bad.len());
+        sink.warn(Warning::new(file, None, why));
+    }
+    if unmatched > 0 {
+        let why = format!("{unmatched} items have no entry in per_instance_stats.json: are both files from one run?");
         sink.warn(Warning::new(file, None, why));
     }
 }
 
-fn mapping(method: &str, joined: bool, sink: &mut dyn Sink) {
+fn mapping(method: &str, sink: &mut dyn Sink) {
     let lines: &[&str] = if method.starts_with("multiple_choice_separate") {
         &[
             "items: one per instance and train trial of the unperturbed request states; group = split",
@@ -71,23 +102,6 @@ fn mapping(method: &str, joined: bool, sink: &mut dyn Sink) {
     };
     for l in lines {
         sink.meta(Meta::Mapping, l);
-    }
-    if joined {
-        sink.meta(Meta::Mapping, "per_instance_stats.json joined on instance id and train trial: exact_match, predicted_index and max_prob cross-check each item");
-    }
-}
-
-#[derive(Default)]
-struct Check {
-    disagree: Option<(u64, String)>,
-}
-
-impl Check {
-    fn note(&mut self, id: &str) {
-        match &mut self.disagree {
-            Some((n, _)) => *n += 1,
-            None => self.disagree = Some((1, id.to_string())),
-        }
     }
 }
 
@@ -135,13 +149,7 @@ fn wanted(rs: &RequestState) -> bool {
     is_null(&rs.instance.perturbation) && rs.request_mode.as_deref() != Some("calibration")
 }
 
-fn joint_items(
-    file: &str,
-    state: &ScenarioState,
-    stats: &HashMap<String, &InstanceStats>,
-    check: &mut Check,
-    sink: &mut dyn Sink,
-) {
+fn joint_items(file: &str, state: &ScenarioState, facts: &mut Vec<Facts>, sink: &mut dyn Sink) {
     for (i, rs) in state.request_states.iter().enumerate() {
         let id = rs
             .instance
@@ -195,15 +203,12 @@ fn joint_items(
                 }
             }
         });
-        if let Some(s) = stats.get(&k) {
-            let em = s.get("exact_match");
-            let ours = answer.is_some_and(|a| golds.contains(&a));
-            let prob = s.get("max_prob");
-            let same_prob = prob.is_none_or(|p| (p - top.logprob.exp()).abs() < 1e-9);
-            if em.is_some_and(|e| (e >= 0.5) != ours) || !same_prob {
-                check.note(&k);
-            }
-        }
+        facts.push(Facts {
+            key: k.clone(),
+            answer: None,
+            correct: answer.is_some_and(|a| golds.contains(&a)),
+            max_prob: Some(top.logprob.exp()),
+        });
         let body = Body::Option(OptionItem {
             kind: OptionKind::Choice,
             options,
@@ -247,8 +252,7 @@ fn separate_items(
     file: &str,
     state: &ScenarioState,
     method: &str,
-    stats: &HashMap<String, &InstanceStats>,
-    check: &mut Check,
+    facts: &mut Vec<Facts>,
     sink: &mut dyn Sink,
 ) {
     // key -> (first request state, reference index -> (original, calibration) logprob and length)
@@ -331,14 +335,15 @@ fn separate_items(
                 None
             }
         };
-        if let (Some(s), Some(p)) = (stats.get(&k), &probs) {
-            let max = p.p.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let same_prob = s.get("max_prob").is_none_or(|m| (m - max).abs() < 1e-9);
-            let same_pick = s.get("predicted_index").is_none_or(|i| i == answer as f64);
-            if !same_prob || !same_pick {
-                check.note(&k);
-            }
-        }
+        let max_prob = probs
+            .as_ref()
+            .map(|p| p.p.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+        facts.push(Facts {
+            key: k.clone(),
+            answer: Some(answer),
+            correct: golds.contains(&answer),
+            max_prob,
+        });
         let body = Body::Option(OptionItem {
             kind: OptionKind::Choice,
             options,
