@@ -51,7 +51,10 @@ fn reasons(r: &Report) -> Vec<String> {
 
 /// The colour_mc samples worked by hand: (k, gold, answer, letter probabilities p, correct).
 /// The mock model's letter token and its top-4 alternatives are set in make_fixtures.py.
-fn colour_mc_by_hand() -> Vec<(usize, usize, Option<usize>, Option<Vec<f64>>, bool)> {
+/// (k, gold, answer, letter probabilities, correct).
+type HandItem = (usize, usize, Option<usize>, Option<Vec<f64>>, bool);
+
+fn colour_mc_by_hand() -> Vec<HandItem> {
     vec![
         (4, 1, Some(1), Some(vec![0.05, 0.90, 0.03, 0.01]), true), // id 7
         (3, 2, Some(2), Some(vec![0.25, 0.0, 0.60 + 0.05]), true), // s1: " C" + " c"

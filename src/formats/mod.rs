@@ -7,6 +7,8 @@
 
 pub mod canonical;
 pub mod canonical_item;
+pub mod decision_bench;
+pub mod decision_bench_rows;
 pub mod helm;
 pub mod helm_files;
 pub mod helm_items;
@@ -114,6 +116,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &openai_evals::OpenAiEvals,
     &jevbench::JevBench,
     &inspect::Inspect,
+    &decision_bench::DecisionBench,
     &rewardbench_arrays::RewardBenchArrays,
     &rewardbench_jsonl::RewardBenchJsonl,
     &rewardbench_aggregate::RewardBenchAggregate,
