@@ -7,6 +7,7 @@
 
 pub mod canonical;
 pub mod canonical_item;
+pub mod csv_table;
 pub mod decision_bench;
 pub mod decision_bench_rows;
 pub mod helm;
@@ -114,6 +115,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &helm::PER_INSTANCE_STATS,
     &helm::STATS,
     &openai_evals::OpenAiEvals,
+    &csv_table::CsvTable,
     &jevbench::JevBench,
     &inspect::Inspect,
     &decision_bench::DecisionBench,
