@@ -9,6 +9,7 @@ pub mod canonical;
 pub mod canonical_item;
 pub mod csv_table;
 pub mod decision_bench;
+pub mod decision_bench_item;
 pub mod decision_bench_rows;
 pub mod helm;
 pub mod helm_files;
