@@ -1,68 +1,17 @@
-//! One item type's share of I and C (SPEC §5): competence cells per split and tier, and the
-//! calibration sums (ECE, TVD, RPS, Brier) pooled over splits and tiers.
-//!
-//! A cell holds, per split × tier, the item count, the "hits" (right answers for choice and binary,
-//! the summed nMAE for rating) and the summed chance baseline, so the CC of any cell or union of
-//! cells follows from sums alone and states merge by addition.
+//! One item type's share of I and C (SPEC §5): competence cells per split and tier (`ic_cells`),
+//! and the calibration sums (ECE, TVD, RPS, Brier) pooled over splits and tiers.
 
 use super::calibration::confidence;
 use super::ece::EqualWidth;
-use super::ic_figures::{SplitFigures, Splits, TierFigures, Tiers, TypeFigures};
+use super::ic_cells::{tier_index, tiers, weighted_cc, Cell, TIERS};
+use super::ic_figures::{SplitFigures, Splits, TypeFigures};
 use super::rating;
 use super::tvd_rps::{ece_score, one_hot, rps, tvd};
 use crate::items::{Mode, OptionItem, OptionKind, Split, Tier};
 
-/// Tier weights in index order easy, standard, judge, hard, none (`none` weighs like standard).
-pub const TIER_WEIGHTS: [f64; TIERS] = [0.10, 0.20, 0.30, 0.40, 0.20];
-/// Number of tier slots, `none` included.
-pub const TIERS: usize = 5;
-
 /// Binary decisions: yes at p_yes >= 0.8, no at p_yes <= 0.2, both bounds inclusive.
 pub const YES_AT: f64 = 0.8;
 pub const NO_AT: f64 = 0.2;
-
-/// The slot of a tier; items without one go to `none`.
-pub fn tier_index(t: Option<Tier>) -> usize {
-    match t {
-        Some(Tier::Easy) => 0,
-        Some(Tier::Standard) => 1,
-        Some(Tier::Judge) => 2,
-        Some(Tier::Hard) => 3,
-        None => 4,
-    }
-}
-
-/// Sums for one split × tier cell.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Cell {
-    pub items: u64,
-    /// Right answers (choice, binary) or summed nMAE (rating).
-    pub hits: f64,
-    /// Summed chance baseline: 1/k (choice), 0.5 (binary), nMAE_chance (rating).
-    pub chance: f64,
-}
-
-impl Cell {
-    fn add(&mut self, o: &Cell) {
-        self.items += o.items;
-        self.hits += o.hits;
-        self.chance += o.chance;
-    }
-
-    /// The cell's chance-corrected competence, not clipped; `None` for an empty cell.
-    pub fn cc(&self, kind: OptionKind) -> Option<f64> {
-        if self.items == 0 {
-            return None;
-        }
-        let n = self.items as f64;
-        let (score, base) = (self.hits / n, self.chance / n);
-        match kind {
-            OptionKind::Choice => (base < 1.0).then(|| 100.0 * (score - base) / (1.0 - base)),
-            OptionKind::Binary => Some(100.0 * (score - 0.5) / 0.5),
-            OptionKind::Rating => (base > 0.0).then(|| 100.0 * (1.0 - score / base)),
-        }
-    }
-}
 
 /// What a binary item decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,46 +236,50 @@ impl TypeState {
     }
 }
 
-/// sum_t w_t CC_t / sum_t w_t over the tiers that have items, in tier order.
-fn weighted_cc(cells: &[Cell; TIERS], kind: OptionKind) -> Option<f64> {
-    let (mut sum, mut weight) = (0.0, 0.0);
-    for (cell, w) in cells.iter().zip(TIER_WEIGHTS) {
-        if let Some(cc) = cell.cc(kind) {
-            sum += w * cc;
-            weight += w;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::items::Probs;
+
+    fn binary(p_yes: Option<f64>, answer: Option<usize>) -> OptionItem {
+        OptionItem {
+            kind: OptionKind::Binary,
+            options: vec!["no".to_string(), "yes".to_string()],
+            gold: 1,
+            gold_probs: None,
+            answer,
+            probs: p_yes.map(|p| Probs {
+                p: vec![1.0 - p, p],
+                sum: 1.0,
+                outside: Some(0.0),
+            }),
         }
     }
-    (weight > 0.0).then(|| sum / weight)
-}
 
-/// The per-tier figures of a row of cells, with weights renormalised over the tiers present.
-fn tiers(cells: &[Cell; TIERS], kind: OptionKind) -> Tiers {
-    let total: f64 = cells
-        .iter()
-        .zip(TIER_WEIGHTS)
-        .filter(|(c, _)| c.cc(kind).is_some())
-        .map(|(_, w)| w)
-        .sum();
-    let figure = |i: usize| -> Option<TierFigures> {
-        let c = cells.get(i)?;
-        let cc = c.cc(kind)?;
-        let n = c.items as f64;
-        let rating = kind == OptionKind::Rating;
-        Some(TierFigures {
-            cc: Some(cc),
-            items: c.items,
-            weight: TIER_WEIGHTS.get(i).copied().unwrap_or(0.0) / total,
-            accuracy: (!rating).then(|| c.hits / n),
-            chance: (!rating).then(|| c.chance / n),
-            nmae: rating.then(|| c.hits / n),
-            nmae_chance: rating.then(|| c.chance / n),
-        })
-    };
-    Tiers {
-        easy: figure(0),
-        standard: figure(1),
-        judge: figure(2),
-        hard: figure(3),
-        none: figure(4),
+    #[test]
+    fn binary_thresholds_are_inclusive() {
+        assert_eq!(
+            binary_decision(&binary(Some(0.8), None)),
+            Decision::Label(1)
+        );
+        assert_eq!(
+            binary_decision(&binary(Some(0.2), None)),
+            Decision::Label(0)
+        );
+        assert_eq!(
+            binary_decision(&binary(Some(0.79), None)),
+            Decision::Abstain
+        );
+        assert_eq!(
+            binary_decision(&binary(Some(0.21), None)),
+            Decision::Abstain
+        );
+        // Probabilities decide over the answer; without them the answer decides.
+        assert_eq!(
+            binary_decision(&binary(Some(0.5), Some(1))),
+            Decision::Abstain
+        );
+        assert_eq!(binary_decision(&binary(None, Some(0))), Decision::Label(0));
+        assert_eq!(binary_decision(&binary(None, None)), Decision::Invalid);
     }
 }

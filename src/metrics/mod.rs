@@ -10,6 +10,7 @@ pub mod ece;
 pub mod ece_em;
 pub mod groups;
 pub mod ic;
+pub mod ic_cells;
 pub mod ic_figures;
 pub mod ic_types;
 pub mod multi;

@@ -5,7 +5,7 @@
 use super::Rules;
 use crate::items::{Body, Item, OptionKind, Tier};
 use crate::metrics::ic::{IcAccumulator, IcOptions};
-use crate::metrics::ic_types::{tier_index, TIERS};
+use crate::metrics::ic_cells::{tier_index, TIERS};
 use crate::metrics::multi::MultiAccumulator;
 use crate::report::Report;
 use std::any::Any;
