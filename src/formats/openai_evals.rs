@@ -1,5 +1,6 @@
 //! OpenAI evals logs (`oaieval` JSON Lines, FORMATS.md §10): a `spec` line, event lines, and a
-//! `final_report` line whose figures are shown beside ours.
+//! `final_report` line (anywhere: the local recorder writes it before the last events are flushed)
+//! whose figures are shown beside ours.
 //!
 //! Every `match` event is an item, as `evals.metrics.get_accuracy` counts events, not samples.
 //! An event whose `options` menu holds its expected answer is a choice item (chance 1/k); any
@@ -250,6 +251,10 @@ fn choice(data: &Val, correct: bool) -> Option<Body> {
         return None;
     }
     let expected = expected(data);
+    // Without a menu, evals lists the expected answers as the options: that is no choice.
+    if options.iter().all(|o| expected.contains(o)) {
+        return None;
+    }
     let golds: Vec<usize> = expected
         .iter()
         .filter_map(|e| options.iter().position(|o| o == e))
