@@ -151,7 +151,7 @@ fn read_line(
                     sink.meta(Meta::Model, &m);
                 }
                 let pending = sink.shelf().get::<Pending>();
-                let index = pending.result_files.len() - 1;
+                let index = pending.result_files.len().saturating_sub(1);
                 if pending.results.contains_key(&id) {
                     return skip(
                         sink,
