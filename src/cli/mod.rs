@@ -1,6 +1,7 @@
 //! Command-line arguments, file reading and exit codes; the figures come from the library.
 
 mod ic_tables;
+mod rewardbench_tables;
 mod tables;
 
 use clap::{Parser, Subcommand, ValueEnum};

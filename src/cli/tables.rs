@@ -123,6 +123,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
     let mut all = vec![headline, calibration, bins];
     // Profile sections (I/C, RewardBench) add their tables here, each from its own module.
     all.splice(1..1, super::ic_tables::tables(r)); // I and C come first, after the headline
+    all.splice(1..1, super::rewardbench_tables::tables(r)); // so do a reward model's sections
     all.push(groups);
     all
 }

@@ -55,8 +55,8 @@ impl Format for RewardBenchArrays {
         let named = file.contains("eval-set-scores") || file.contains("pref-sets-scores");
         match hits {
             0 => None,
-            // `id` alone as an array (the rest past the head): the file name decides.
-            1 if !named && !array("subset") && !array("scores_chosen") => None,
+            // Only `id` seen as an array (the other columns lie past the head): less sure.
+            1 if !array("subset") && !array("scores_chosen") => Some(6 + u8::from(named)),
             _ => Some(8 + u8::from(named)),
         }
     }

@@ -38,7 +38,7 @@ impl Format for RewardBenchJsonl {
     fn sniff(&self, _file: &str, head: &[u8]) -> Option<u8> {
         let keys = top_keys(head);
         // A row: `subset` is a string (in eval-set-scores it is an array) beside the scores.
-        let row = has(&keys, "subset", Some(b'"'));
+        let row = has(&keys, "subset", Some(b'"')) && !has(&keys, "id", Some(b'['));
         let scored = has(&keys, "scores_chosen", None) || has(&keys, "results", None);
         (row && scored).then_some(8)
     }

@@ -193,15 +193,17 @@ pub fn histogram(margins: &[f64]) -> Vec<HistogramBin> {
     }
     let half = HISTOGRAM_BINS / 2;
     let width = reach / half as f64;
+    // Shared edges, so that one bin's `hi` is the next one's `lo`; the outer ones are ±reach.
+    let edge = |j: usize| match j {
+        0 => -reach,
+        j if j == HISTOGRAM_BINS => reach,
+        j => (j as f64 - half as f64) * width,
+    };
     let mut bins: Vec<HistogramBin> = (0..HISTOGRAM_BINS)
-        .map(|i| {
-            let lo = (i as f64 - half as f64) * width;
-            let hi = if i + 1 == HISTOGRAM_BINS {
-                reach
-            } else {
-                lo + width
-            };
-            HistogramBin { lo, hi, count: 0 }
+        .map(|i| HistogramBin {
+            lo: edge(i),
+            hi: edge(i + 1),
+            count: 0,
         })
         .collect();
     for &m in margins {
