@@ -2,6 +2,7 @@
 
 mod ic_tables;
 mod rewardbench_tables;
+mod source_tables;
 mod tables;
 
 use clap::{Parser, Subcommand, ValueEnum};

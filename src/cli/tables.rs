@@ -125,6 +125,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
     all.splice(1..1, super::ic_tables::tables(r)); // I and C come first, after the headline
     all.splice(1..1, super::rewardbench_tables::tables(r)); // so do a reward model's sections
     all.push(groups);
+    all.extend(super::source_tables::tables(r)); // how the files were read, the tools' own figures
     all
 }
 
