@@ -2,7 +2,7 @@
 //! claimed by its own format and by no other, near-misses are claimed by none of them, and a file
 //! nobody reads gets an error naming the formats and the keys it saw.
 
-use scorelens::formats::{detect, Format, FORMATS, HEAD};
+use scorelens::formats::{detect, FORMATS, HEAD};
 use scorelens::{score, Error, Input, Options};
 
 fn head(path: &str) -> Vec<u8> {
