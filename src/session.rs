@@ -197,6 +197,41 @@ impl State {
         self.file.as_ref().map_or("", |f| f.name.as_str())
     }
 
+    /// Scores one item of `file` (`None`: the file being read), unless its id was seen before.
+    fn add(&mut self, file: Option<&str>, item: Item) {
+        if !self.seen.insert(item.id.clone()) {
+            let why = format!(
+                "id `{}` was already seen; this later item is skipped",
+                item.id
+            );
+            let name = file.unwrap_or(self.file_name()).to_string();
+            return self.skip(Warning::new(&name, item.line, why));
+        }
+        let mut explorer = self.explorer.take();
+        self.scorer().update_seen(item, |i| {
+            if let Some(e) = explorer.as_mut() {
+                e.add(i);
+            }
+        });
+        self.explorer = explorer;
+        self.items += 1;
+        let summary = match file {
+            None => self.file.as_mut(),
+            Some(name) => self.summary_of(name),
+        };
+        if let Some(f) = summary {
+            f.items += 1;
+        }
+    }
+
+    /// The summary of the named file: the one being read, else an earlier one of the run.
+    fn summary_of(&mut self, name: &str) -> Option<&mut FileSummary> {
+        match self.file.as_mut() {
+            Some(f) if f.name == name => Some(f),
+            _ => self.files.iter_mut().rev().find(|f| f.name == name),
+        }
+    }
+
     fn record(&mut self, w: Warning) {
         if self.first_warning.is_none() {
             self.first_warning = Some(w.clone());
@@ -225,29 +260,16 @@ impl State {
 
 impl Sink for State {
     fn item(&mut self, item: Item) {
-        if !self.seen.insert(item.id.clone()) {
-            let why = format!(
-                "id `{}` was already seen; this later item is skipped",
-                item.id
-            );
-            return self.skip(Warning::new(self.file_name(), item.line, why));
-        }
-        let mut explorer = self.explorer.take();
-        self.scorer().update_seen(item, |i| {
-            if let Some(e) = explorer.as_mut() {
-                e.add(i);
-            }
-        });
-        self.explorer = explorer;
-        self.items += 1;
-        if let Some(f) = self.file.as_mut() {
-            f.items += 1;
-        }
+        self.add(None, item);
+    }
+
+    fn item_in(&mut self, file: &str, item: Item) {
+        self.add(Some(file), item);
     }
 
     fn skip(&mut self, warning: Warning) {
         self.skipped += 1;
-        if let Some(f) = self.file.as_mut() {
+        if let Some(f) = self.summary_of(&warning.file) {
             f.skipped += 1;
         }
         self.record(warning);

@@ -365,7 +365,7 @@ fn emit(row: &Row, case: Option<&Case>, fallback_k: Option<usize>, sink: &mut dy
                     "error rows without a corpus: option count taken from the task's other rows",
                 );
             }
-            sink.item(item);
+            sink.item_in(&row.file, item);
         }
         Err(why) => sink.skip(Warning::new(&row.file, Some(row.line), why)),
     }

@@ -93,7 +93,7 @@ pub fn join(mut p: Pending, sink: &mut dyn Sink) {
                 for n in notes {
                     sink.warn(Warning::new(&rfile, Some(row.line), n));
                 }
-                sink.item(item);
+                sink.item_in(&rfile, item);
             }
             None => {
                 let why = format!(
@@ -111,7 +111,7 @@ pub fn join(mut p: Pending, sink: &mut dyn Sink) {
                         predicted: None,
                     },
                 );
-                sink.item(item);
+                sink.item_in(&file, item);
             }
         }
     }

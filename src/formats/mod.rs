@@ -27,11 +27,11 @@ pub mod lines;
 pub mod lm_eval;
 pub mod lm_eval_results;
 pub mod lm_eval_sample;
+pub mod openai_evals;
 pub mod rewardbench;
 pub mod rewardbench_aggregate;
 pub mod rewardbench_arrays;
 pub mod rewardbench_jsonl;
-pub mod openai_evals;
 pub mod shelf;
 
 use crate::items::Item;
@@ -73,6 +73,9 @@ pub struct Reported {
 pub trait Sink {
     /// A scorable item (it may carry invalid probabilities or an invalid answer).
     fn item(&mut self, item: Item);
+    /// An item that belongs to an earlier file of the run, for formats that join files and emit
+    /// in `Format::end_run`; `file` names it so that the per-file counts stay right.
+    fn item_in(&mut self, file: &str, item: Item);
     /// A data error: the unit at this place could not be scored and is skipped (SPEC §1).
     fn skip(&mut self, warning: Warning);
     /// An output error or a notice; whatever it concerns is still scored.
