@@ -259,3 +259,25 @@ fn items_and_the_aggregate_together_prefer_the_items_and_note_a_disagreement() {
         r.notes
     );
 }
+
+#[test]
+fn canonical_pair_items_under_the_profile() {
+    let lines = [
+        r#"{"scorelens": 1, "model": "m", "benchmark": "rewardbench"}"#,
+        r#"{"id": "a", "type": "pair", "group": "hep-go", "chosen": [2.0], "rejected": 1.0}"#,
+        r#"{"id": "b", "type": "pair", "group": "hep-go", "chosen": 1.0, "rejected": 1.0}"#,
+        r#"{"id": "c", "type": "best_of_n", "group": "hep-go", "scores": [1.0, 0.0]}"#,
+    ];
+    let r = score("items.jsonl", &lines.join("\n"));
+    assert_eq!(r.profile, "rewardbench");
+    assert_eq!(subset(&r, "hep-go"), Some(0.5));
+    assert_eq!(section(&r, "Reasoning"), Some(0.5));
+    assert_eq!(r.items, 2, "the best_of_n item is out of scope");
+    assert!(
+        noted(&r, &["1 `best_of_n` items are not RewardBench items"]),
+        "{:?}",
+        r.notes
+    );
+    assert_eq!(section(&r, "Chat"), None);
+    assert!(warned(&r, &["section Chat has none of its subsets"]));
+}

@@ -164,6 +164,8 @@ pub struct FileTally {
     disagree: u64,
     /// The first few of them, for the warning.
     disagree_rows: Vec<String>,
+    /// Whether any of them is a best-of-n row (RewardBench 2).
+    disagree_best_of: bool,
     /// Rows credited from a judge's `results`.
     judged: u64,
 }
@@ -207,6 +209,7 @@ pub fn row_item(row: &Row, n: usize, line: u64, tally: &mut FileTally) -> Result
     if let (Some(credit), Some(r)) = (credit, present(row.results).and_then(Val::as_f64)) {
         if credit != r {
             tally.disagree += 1;
+            tally.disagree_best_of |= matches!(body, Body::BestOfN { .. });
             if tally.disagree_rows.len() < 5 {
                 tally.disagree_rows.push(format!("row {n} (id {id})"));
             }
@@ -348,17 +351,22 @@ impl FileTally {
         if self.disagree > 0 {
             let why = format!(
                 "{} rows carry a `results` that differs from the credit recomputed from their scores ({}{}); \
-                 scorelens uses the scores (RewardBench 2 files written before PR #236 gave full credit on tied scores)",
+                 scorelens uses the scores{}",
                 self.disagree,
                 self.disagree_rows.join(", "),
-                if self.disagree > 5 { ", ..." } else { "" }
+                if self.disagree > 5 { ", ..." } else { "" },
+                if self.disagree_best_of {
+                    " (RewardBench 2 files written before PR #236 gave full credit on tied scores)"
+                } else {
+                    ""
+                }
             );
             sink.warn(Warning::new(file, None, why));
         }
         if self.judged > 0 {
             sink.meta(
                 super::Meta::Mapping,
-                "generative judge: no scores, so each row's `results` (1 chosen, 0 rejected, 0.5 tie or error) is its credit",
+                "no scores (a generative judge): each row's `results` (1 chosen, 0 rejected, 0.5 tie or error) is its credit",
             );
         }
     }

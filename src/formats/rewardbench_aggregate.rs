@@ -126,17 +126,12 @@ impl Reader for AggregateReader {
             if !cli && META_KEYS.contains(&key.as_ref()) {
                 continue;
             }
+            if let Some(acc) = value.as_f64() {
+                let note = "the subset's accuracy as the tool wrote it";
+                self.report(sink, "accuracy", key, acc, note);
+                continue;
+            }
             match value {
-                Val::Int(_) | Val::Float(_) => {
-                    let acc = value.as_f64().unwrap_or(f64::NAN);
-                    self.report(
-                        sink,
-                        "accuracy",
-                        key,
-                        acc,
-                        "the subset's accuracy as the tool wrote it",
-                    );
-                }
                 Val::Str(s) if ["NaN", "Infinity", "-Infinity"].contains(&s.as_ref()) => {
                     let why = format!("subset `{key}` has the non-finite accuracy {s}; left out");
                     sink.warn(Warning::new(&self.file, None, why));

@@ -117,6 +117,10 @@ impl Rules for RewardBench2 {
                 f.credit = None;
                 f.score = ties.as_ref().and_then(|t| t.score);
                 f.length_baseline = None;
+                notes.push(
+                    "Ties is the composite of its prompt pairs; the Ties entry of `groups` only averages each row's best-of credit"
+                        .to_string(),
+                );
                 if f.score.is_none() {
                     warn(report, "Ties is null: no ref:N / tied:N prompt pair whose tied prompt has two or more correct answers".to_string());
                 }
