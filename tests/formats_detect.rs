@@ -45,6 +45,8 @@ const FIXTURES: &[(&str, &str)] = &[
         "helm-per-instance-stats",
     ),
     ("helm/joint/stats.json", "helm-stats"),
+    ("helm/joint/run_spec.json", "helm-run-file"),
+    ("helm/joint/scenario.json", "helm-run-file"),
     ("helm/separate/scenario_state.json", "helm-scenario-state"),
     (
         "helm/separate/per_instance_stats.json",
@@ -85,12 +87,13 @@ fn detection_reads_content_not_names() {
     assert_eq!(detect("table.txt", csv).map(|f| f.name()), Some("csv"));
 }
 
-const OURS: [&str; 7] = [
+const OURS: [&str; 8] = [
     "lm-eval",
     "lm-eval-results",
     "helm-scenario-state",
     "helm-per-instance-stats",
     "helm-stats",
+    "helm-run-file",
     "openai-evals",
     "csv",
 ];
@@ -121,6 +124,11 @@ fn near_misses_are_not_ours() {
         (
             "p.json",
             br#"[{"instance_id": "id1", "train_trial_index": 0}]"#,
+        ),
+        // A name and a description are not a HELM scenario.json.
+        (
+            "scenario.json",
+            br#"{"name": "x", "description": "y", "tags": []}"#,
         ),
         // Stats-like objects not in an array.
         (

@@ -134,6 +134,27 @@ fn joint_adapter_accuracy_and_helms_figures_beside_ours() {
 }
 
 #[test]
+fn a_whole_run_folder_reads_without_complaint() {
+    let names = [
+        "run_spec.json",
+        "scenario.json",
+        "scenario_state.json",
+        "per_instance_stats.json",
+        "stats.json",
+    ];
+    let r = run_dir(JOINT, &names);
+    assert_eq!((r.items, r.skipped), (60, 0));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    let companions: Vec<_> = r
+        .files
+        .iter()
+        .filter(|f| f.format == "helm-run-file")
+        .collect();
+    assert_eq!(companions.len(), 2);
+    assert!(companions.iter().all(|f| f.not_applicable == 1));
+}
+
+#[test]
 fn the_files_of_a_run_join_in_any_order() {
     let want = run_dir(SEPARATE, &FILES);
     for order in [[1, 0, 2], [2, 1, 0], [0, 2, 1], [1, 2, 0], [2, 0, 1]] {

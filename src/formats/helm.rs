@@ -23,6 +23,8 @@ enum Kind {
     ScenarioState,
     InstanceStats,
     RunStats,
+    /// `run_spec.json` or `scenario.json`: part of the folder, nothing to score.
+    Companion,
 }
 
 /// A HELM file format.
@@ -31,6 +33,7 @@ pub struct Helm(Kind);
 pub static SCENARIO_STATE: Helm = Helm(Kind::ScenarioState);
 pub static PER_INSTANCE_STATS: Helm = Helm(Kind::InstanceStats);
 pub static STATS: Helm = Helm(Kind::RunStats);
+pub static COMPANION: Helm = Helm(Kind::Companion);
 
 impl Format for Helm {
     fn name(&self) -> &'static str {
@@ -38,6 +41,7 @@ impl Format for Helm {
             Kind::ScenarioState => "helm-scenario-state",
             Kind::InstanceStats => "helm-per-instance-stats",
             Kind::RunStats => "helm-stats",
+            Kind::Companion => "helm-run-file",
         }
     }
 
@@ -46,6 +50,7 @@ impl Format for Helm {
             Kind::ScenarioState => "HELM scenario_state.json (joined with per_instance_stats.json when dropped together)",
             Kind::InstanceStats => "HELM per_instance_stats.json (read with its scenario_state.json)",
             Kind::RunStats => "HELM stats.json: its figures (ece_10_bin, exact_match) are shown beside ours",
+            Kind::Companion => "HELM run_spec.json and scenario.json: recognised, nothing to score",
         }
     }
 
@@ -58,6 +63,11 @@ impl Format for Helm {
             Kind::ScenarioState => has("adapter_spec") && has("request_states"),
             Kind::InstanceStats => array && has("instance_id") && has("stats"),
             Kind::RunStats => array && has("name") && has("count") && has("sum_squared"),
+            Kind::Companion => {
+                let run_spec = has("scenario_spec") && has("adapter_spec") && has("metric_specs");
+                let scenario = has("name") && has("description") && has("definition_path");
+                !array && (run_spec || scenario)
+            }
         };
         yes.then_some(20)
     }
@@ -71,7 +81,7 @@ impl Format for Helm {
     }
 
     fn end_run(&self, sink: &mut dyn Sink) {
-        if self.0 == Kind::RunStats {
+        if matches!(self.0, Kind::RunStats | Kind::Companion) {
             return;
         }
         let Some(shelf) = sink.shelf().take::<HelmShelf>() else {
@@ -149,6 +159,10 @@ impl Reader for HelmReader {
                     Some((_, facts)) => cross_check(&file, &facts, &stats, sink),
                     None => shelf.stats = Some((file, stats)),
                 }
+            }
+            Kind::Companion => {
+                sink.meta(Meta::FormatVersion, "run folder file");
+                sink.meta(Meta::NotApplicable, "HELM run file with nothing to score");
             }
             Kind::RunStats => {
                 let Some(stats) = parse::<Vec<Stat>>(&file, &bytes, sink) else {

@@ -118,6 +118,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &helm::SCENARIO_STATE,
     &helm::PER_INSTANCE_STATS,
     &helm::STATS,
+    &helm::COMPANION,
     &openai_evals::OpenAiEvals,
     &csv_table::CsvTable,
     &jevbench::JevBench,
