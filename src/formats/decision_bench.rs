@@ -3,8 +3,8 @@
 //!
 //! A predictions row carries its gold and is scored at once. A results row has no gold and a
 //! corpus row no answer: they meet on the shelf and are joined by row id, whichever file comes
-//! first. Probabilities follow the benchmark's protocol: valid only when they sum to 1 within
-//! 0.02, then renormalised; the model's own label is scored, never the arg-max.
+//! first. Probabilities are read as SPEC §2 says (conditioning is the protocol's renormalisation);
+//! the model's own label is scored, never the arg-max.
 
 use super::decision_bench_rows::{self as rows, Row, FIELDS};
 use super::json::{pick, PickError};
@@ -121,7 +121,7 @@ impl Reader for DecisionBenchReader {
         if self.layout.is_some_and(|l| l != Layout::Corpus) {
             sink.meta(
                 Meta::Mapping,
-                "probabilities: valid when they sum to 1 within 0.02, then renormalised (the benchmark's protocol); the model's own label is its answer",
+                "probabilities: as SPEC §2 (a total above 1.02 is invalid; below 1 the rest is outside mass; conditioning renormalises as the protocol does); the model's own label is its answer",
             );
             sink.meta(
                 Meta::Mapping,

@@ -1,6 +1,6 @@
-//! Turns one Decision Bench answer (with its corpus question, when known) into a choice item, by
-//! the benchmark's protocol: the model's own label is the answer, and probabilities are valid only
-//! over exactly the options, each in [0, 1], summing to 1 within 0.02; they are then renormalised.
+//! Turns one Decision Bench answer (with its corpus question, when known) into a choice item: the
+//! model's own label is the answer (the benchmark's protocol), and the probabilities are read as
+//! SPEC §2 reads any `probs`, with a notice where the protocol would have rejected them.
 
 use super::decision_bench_rows::{Case, Row};
 use crate::items::{Body, Item, OptionItem, OptionKind};
@@ -99,8 +99,12 @@ pub fn build(
     })
 }
 
-/// The row's probabilities by the protocol: exactly the options, each in [0, 1], summing to 1
-/// within 0.02, then renormalised. Anything else is an output error: noted, left out.
+/// The row's probabilities as SPEC §2 reads any `probs`: labels outside the options are outside
+/// mass, options without a value are 0, a total above 1.02 (or of 0) is an output error.
+///
+/// The benchmark's protocol is stricter (exactly the options, total within 0.02 of 1) and then
+/// renormalises; conditioning is that renormalisation. Where the protocol would have rejected the
+/// answer but SPEC keeps it (a total below 0.98, a missing or extra label), a notice says so.
 fn distribution(
     row: &Row,
     options: &[String],
@@ -114,41 +118,42 @@ fn distribution(
         }
     };
     let mut values = vec![None; options.len()];
+    let mut extra = Vec::new();
     for (label, p) in pairs {
         match options.iter().position(|o| o == label) {
             Some(i) => values[i] = Some(*p),
-            None => {
-                notes.push(format!(
-                    "probabilities left out: `{label}` is not an option"
-                ));
-                return None;
-            }
+            None => extra.push(label.as_str()),
         }
     }
-    if let Some(i) = values.iter().position(Option::is_none) {
-        notes.push(format!(
-            "probabilities left out: option `{}` has none",
-            options[i]
-        ));
-        return None;
-    }
-    let sum: f64 = values.iter().flatten().sum();
-    if !((1.0 - SUM_TOLERANCE)..=(1.0 + SUM_TOLERANCE)).contains(&sum) {
-        notes.push(format!(
-            "probabilities left out: they sum to {sum}, not 1 within {SUM_TOLERANCE}"
-        ));
-        return None;
-    }
-    if let Some(bad) = values.iter().flatten().find(|p| !(0.0..=1.0).contains(*p)) {
-        notes.push(format!("probabilities left out: {bad} is not in [0, 1]"));
-        return None;
-    }
-    let normalised: Vec<Option<f64>> = values.iter().map(|v| v.map(|p| p / sum)).collect();
-    match probs::build(&normalised, Source::Probs) {
-        Ok(p) => Some(p),
+    let missing: Vec<&str> = options
+        .iter()
+        .zip(&values)
+        .filter(|(_, v)| v.is_none())
+        .map(|(o, _)| o.as_str())
+        .collect();
+    let probs = match probs::build(&values, Source::Probs) {
+        Ok(p) => p,
         Err(why) => {
             notes.push(format!("probabilities left out: {why}"));
-            None
+            return None;
         }
+    };
+    let mut departures = Vec::new();
+    if probs.sum < 1.0 - SUM_TOLERANCE {
+        departures.push(format!("they sum to {}", probs.sum));
     }
+    if !extra.is_empty() {
+        departures.push(format!("`{}` is not an option", extra.join("`, `")));
+    }
+    if !missing.is_empty() {
+        departures.push(format!("option `{}` has none", missing.join("`, `")));
+    }
+    if !departures.is_empty() {
+        notes.push(format!(
+            "{}: the benchmark's protocol (total within {SUM_TOLERANCE} of 1 over exactly the options) would reject this answer; kept as SPEC §2 reads it, with outside mass {:.4}",
+            departures.join(", "),
+            probs.outside.unwrap_or(0.0)
+        ));
+    }
+    Some(probs)
 }
