@@ -264,23 +264,25 @@ fn best_of_n(scores: &Val, num_correct: Option<&Val>) -> Result<Body, String> {
         .enumerate()
         .map(|(i, x)| finite(x, &format!("scores[{i}]")))
         .collect::<Result<Vec<f64>, String>>()?;
-    let num_correct = match num_correct {
-        None | Some(Val::Null) => 1,
-        Some(Val::Int(k)) if *k >= 1 && (*k as usize) < scores.len() => *k as usize,
-        Some(v) => {
-            return Err(format!(
-                "`num_correct` is {}, not between 1 and the {} candidates - 1",
-                match v {
-                    Val::Int(k) => k.to_string(),
-                    other => other.kind().to_string(),
-                },
-                scores.len()
-            ))
-        }
-    };
     if scores.len() < 2 {
         return Err("`scores` needs at least 2 candidates".to_string());
     }
+    let wanted = match num_correct {
+        None | Some(Val::Null) => Ok(1),
+        Some(Val::Int(k)) => usize::try_from(*k).map_err(|_| k.to_string()),
+        Some(other) => Err(other.kind().to_string()),
+    };
+    let num_correct = match wanted {
+        Ok(k) if (1..scores.len()).contains(&k) => Ok(k),
+        Ok(k) => Err(k.to_string()),
+        Err(shown) => Err(shown),
+    }
+    .map_err(|shown| {
+        format!(
+            "`num_correct` is {shown}, not between 1 and the {} candidates - 1",
+            scores.len()
+        )
+    })?;
     Ok(Body::BestOfN {
         scores,
         num_correct,
