@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One warning; `line` is null when the problem belongs to no single line.
+/// One warning; `line` is null when the problem belongs to no single line, and `file` is empty
+/// when it belongs to the run rather than to one file (a profile's check, say).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Warning {
     pub file: String,
@@ -23,9 +24,10 @@ impl Warning {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{}: {}", self.file, line, self.reason),
-            None => write!(f, "{}: {}", self.file, self.reason),
+        match (self.file.as_str(), self.line) {
+            ("", _) => write!(f, "{}", self.reason),
+            (file, Some(line)) => write!(f, "{file}:{line}: {}", self.reason),
+            (file, None) => write!(f, "{file}: {}", self.reason),
         }
     }
 }

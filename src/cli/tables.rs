@@ -120,7 +120,11 @@ pub fn tables(r: &Report) -> Vec<Table> {
             })
             .collect(),
     };
-    let mut all = vec![headline, calibration, bins];
+    let mut all = vec![headline];
+    // Reward-model and graded runs have no probabilities: no empty calibration tables for them.
+    if c.items > 0 {
+        all.extend([calibration, bins]);
+    }
     // Profile sections (I/C, RewardBench) add their tables here, each from its own module.
     all.splice(1..1, super::ic_tables::tables(r)); // I and C come first, after the headline
     all.splice(1..1, super::rewardbench_tables::tables(r)); // so do a reward model's sections

@@ -202,7 +202,7 @@ pub fn row_item(row: &Row, n: usize, line: u64, tally: &mut FileTally) -> Result
     let credit = match &body {
         Body::Pair { chosen, rejected } => Some(if chosen > rejected { 1.0 } else { 0.0 }),
         Body::BestOfN { scores, .. } if !subset.eq_ignore_ascii_case("ties") => {
-            Some(best_of_n_credit(scores, 1))
+            Some(best_of_n_credit(scores))
         }
         _ => None,
     };

@@ -58,12 +58,10 @@ pub fn outcome(item: &Item) -> Outcome {
             chance: Some(0.5),
             valid: true,
         },
-        Body::BestOfN {
-            scores,
-            num_correct,
-        } => Outcome {
-            credit: best_of_n_credit(scores, *num_correct),
-            chance: chance(*num_correct as f64 / scores.len() as f64),
+        // A uniform guess makes the first of n candidates the maximum once in n.
+        Body::BestOfN { scores, .. } => Outcome {
+            credit: best_of_n_credit(scores),
+            chance: chance(1.0 / scores.len() as f64),
             valid: true,
         },
         Body::Consistency(c) => Outcome {
@@ -80,21 +78,16 @@ pub fn outcome(item: &Item) -> Outcome {
     }
 }
 
-/// RewardBench 2 credit (SPEC §6): 1/|ties at the maximum| when a correct candidate attains it.
-///
-/// With one correct candidate (the benchmark's case) this is exactly the SPEC's rule; with several,
-/// the share of the maximal candidates that are correct.
-pub fn best_of_n_credit(scores: &[f64], num_correct: usize) -> f64 {
+/// RewardBench 2 credit (SPEC §6): with M the maximum score, 1/|{i: s_i = M}| when the first
+/// (correct) candidate attains M, else 0. Only the first candidate is credited, as SPEC and the
+/// official scorer do, even when a row lists several correct candidates (the Ties subset has its
+/// own composite for those).
+pub fn best_of_n_credit(scores: &[f64]) -> f64 {
     let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let at_max = scores.iter().filter(|&&s| s == max).count();
-    let correct_at_max = scores[..num_correct.min(scores.len())]
-        .iter()
-        .filter(|&&s| s == max)
-        .count();
-    if at_max == 0 {
-        return 0.0;
+    match scores.first() {
+        Some(&first) if first == max => 1.0 / scores.iter().filter(|&&s| s == max).count() as f64,
+        _ => 0.0,
     }
-    correct_at_max as f64 / at_max as f64
 }
 
 /// Set equality of two label-index lists, ignoring order and repeats.
@@ -113,12 +106,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_the_first_candidate_earns_credit() {
+        // Candidates 0 and 1 are both correct, but the second holds the maximum alone.
+        assert_eq!(best_of_n_credit(&[1.0, 2.0, 0.0]), 0.0);
+        assert_eq!(best_of_n_credit(&[2.0, 2.0, 0.0]), 0.5);
+        assert_eq!(best_of_n_credit(&[]), 0.0);
+    }
+
+    #[test]
     fn rewardbench2_credit_vectors_of_spec_9() {
-        assert_eq!(best_of_n_credit(&[2.0, 1.0, 1.0, 0.5], 1), 1.0);
-        assert_eq!(best_of_n_credit(&[2.0, 2.0, 1.0, 0.0], 1), 0.5);
-        assert_eq!(best_of_n_credit(&[2.0, 2.0, 2.0, 1.0], 1), 1.0 / 3.0);
-        assert_eq!(best_of_n_credit(&[1.0, 1.0, 1.0, 1.0], 1), 0.25);
-        assert_eq!(best_of_n_credit(&[1.0, 3.0, 0.0, 0.0], 1), 0.0);
+        assert_eq!(best_of_n_credit(&[2.0, 1.0, 1.0, 0.5]), 1.0);
+        assert_eq!(best_of_n_credit(&[2.0, 2.0, 1.0, 0.0]), 0.5);
+        assert_eq!(best_of_n_credit(&[2.0, 2.0, 2.0, 1.0]), 1.0 / 3.0);
+        assert_eq!(best_of_n_credit(&[1.0, 1.0, 1.0, 1.0]), 0.25);
+        assert_eq!(best_of_n_credit(&[1.0, 3.0, 0.0, 0.0]), 0.0);
     }
 
     #[test]

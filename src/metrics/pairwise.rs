@@ -48,7 +48,7 @@ pub fn longer_wins(chosen: usize, rejected: usize) -> f64 {
 /// sharing credit on equal lengths as best-of-n shares it on equal scores.
 pub fn longest_wins(lengths: &[usize]) -> f64 {
     let as_scores: Vec<f64> = lengths.iter().map(|&l| l as f64).collect();
-    best_of_n_credit(&as_scores, 1)
+    best_of_n_credit(&as_scores)
 }
 
 /// (Σ value·weight) / (Σ weight) with the terms added in the order given, starting from 0, as

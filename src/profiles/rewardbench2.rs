@@ -73,7 +73,7 @@ impl Rules for RewardBench2 {
                 } else if *num_correct != 1 {
                     self.several_correct += 1;
                 }
-                best_of_n_credit(scores, 1)
+                best_of_n_credit(scores)
             }
             _ => {
                 self.judged_ties += u64::from(is_ties);
