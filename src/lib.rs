@@ -6,6 +6,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod compare;
 pub mod explore;
 pub mod formats;
 pub mod items;
@@ -16,6 +17,8 @@ pub mod report;
 pub mod session;
 pub mod warning;
 
+pub use compare::{compare, score_run, Comparison, Run};
+pub use metrics::bootstrap::BootstrapOptions;
 pub use report::Report;
 pub use session::{Options, Session};
 pub use warning::Warning;

@@ -9,6 +9,7 @@ use crate::metrics::multi::MultiFigures;
 use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
 
+pub mod intervals;
 pub mod rewardbench;
 
 /// The schema tag every report carries.
@@ -39,6 +40,9 @@ pub struct Report {
     /// RewardBench v1 or v2 figures, under the `rewardbench` and `rewardbench2` profiles.
     pub rewardbench: Option<rewardbench::RewardBenchFigures>,
     pub groups: Vec<GroupFigures>,
+    /// Wilson intervals of the accuracies, and bootstrap intervals when asked for.
+    #[serde(default)]
+    pub intervals: intervals::Intervals,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -4,6 +4,8 @@
 use crate::explore::Explorer;
 use crate::formats::{self, Format, Meta, Reader, Reported, Shelf, Sink};
 use crate::items::Item;
+use crate::metrics::bootstrap::{BootstrapOptions, Sample};
+use crate::profiles::resampling;
 use crate::profiles::{Context, Profile, Scorer};
 use crate::report::{FileSummary, Report};
 use crate::warning::Warning;
@@ -20,6 +22,14 @@ pub struct Options {
     pub profile: Option<String>,
     /// Turn the first warning into an error.
     pub strict: bool,
+}
+
+/// A finished run: the report and the per-item records kept on request.
+#[derive(Debug)]
+pub struct Finished {
+    pub report: Report,
+    pub explorer: Option<Explorer>,
+    pub sample: Option<Sample>,
 }
 
 /// Everything the reader's sink updates.
@@ -41,6 +51,10 @@ struct State {
     used: Vec<&'static dyn Format>,
     /// Per-item records, kept only on request (`Session::keep_items`).
     explorer: Option<Explorer>,
+    /// Compact per-item records for intervals and comparisons, kept only on request
+    /// (`Session::keep_sample`); made with the profile at the first item.
+    sample: Option<Sample>,
+    want_sample: bool,
 }
 
 /// A scoring run in progress.
@@ -48,6 +62,8 @@ pub struct Session {
     reader: Option<Box<dyn Reader>>,
     state: State,
     strict: bool,
+    /// Bootstrap intervals to add at `finish` (`Session::bootstrap`).
+    bootstrap: Option<BootstrapOptions>,
 }
 
 impl Session {
@@ -61,6 +77,7 @@ impl Session {
         Ok(Session {
             reader: None,
             strict: opts.strict,
+            bootstrap: None,
             state: State {
                 chosen,
                 scorer: None,
@@ -77,6 +94,8 @@ impl Session {
                 shelf: Shelf::default(),
                 used: Vec::new(),
                 explorer: None,
+                sample: None,
+                want_sample: false,
             },
         })
     }
@@ -147,13 +166,31 @@ impl Session {
         self.state.explorer = Some(Explorer::new(cap));
     }
 
+    /// Keeps a compact record of each scored item for intervals and paired comparisons
+    /// (`finish_sampled`).
+    pub fn keep_sample(&mut self) {
+        self.state.want_sample = true;
+    }
+
+    /// Adds bootstrap intervals to the report at `finish` (and keeps the sample they need).
+    pub fn bootstrap(&mut self, opts: BootstrapOptions) {
+        self.keep_sample();
+        self.bootstrap = Some(opts);
+    }
+
     /// The report, or the error that stops it.
     pub fn finish(self) -> Result<Report, Error> {
         self.finish_explored().map(|(report, _)| report)
     }
 
     /// The report and, when `keep_items` was called, the items' records.
-    pub fn finish_explored(mut self) -> Result<(Report, Option<Explorer>), Error> {
+    pub fn finish_explored(self) -> Result<(Report, Option<Explorer>), Error> {
+        self.finish_sampled().map(|f| (f.report, f.explorer))
+    }
+
+    /// The report with the records kept on request: the explorer's (`keep_items`) and the
+    /// bootstrap's (`keep_sample`, sealed and ready to resample or compare).
+    pub fn finish_sampled(mut self) -> Result<Finished, Error> {
         self.end_file();
         for f in std::mem::take(&mut self.state.used) {
             f.end_run(&mut self.state);
@@ -188,7 +225,18 @@ impl Session {
         // Warnings the profile raised (a null section, say) follow those of the files.
         warnings.append(&mut report.warnings);
         report.warnings = warnings;
-        Ok((report, s.explorer))
+        let mut sample = s.sample;
+        if let Some(sample) = sample.as_mut() {
+            sample.seal(&report);
+            if let Some(opts) = &self.bootstrap {
+                report.intervals.bootstrap = Some(sample.bootstrap(opts));
+            }
+        }
+        Ok(Finished {
+            report,
+            explorer: s.explorer,
+            sample,
+        })
     }
 }
 
@@ -208,12 +256,20 @@ impl State {
             return self.skip(Warning::new(&name, item.line, why));
         }
         let mut explorer = self.explorer.take();
+        if self.want_sample && self.sample.is_none() {
+            self.sample = Some(resampling::sample_for(self.scorer().profile()));
+        }
+        let mut sample = self.sample.take();
         self.scorer().update_seen(item, |i| {
             if let Some(e) = explorer.as_mut() {
                 e.add(i);
             }
+            if let Some(s) = sample.as_mut() {
+                s.push(i);
+            }
         });
         self.explorer = explorer;
+        self.sample = sample;
         self.items += 1;
         let summary = match file {
             None => self.file.as_mut(),

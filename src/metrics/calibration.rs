@@ -32,6 +32,19 @@ pub struct CalibrationFigures {
     pub bins: Vec<BinReport>,
 }
 
+/// One item's contribution to the calibration figures under one mode.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CalibrationPart {
+    pub confidence: f64,
+    pub correct: bool,
+    /// (1/k) sum_i (q_i - y_i)^2.
+    pub brier: f64,
+    /// q[gold].
+    pub epa: f64,
+    /// -ln max(q[gold], 1e-15).
+    pub nll: f64,
+}
+
 /// Confidence of one prediction: q[answer] for a valid answer, else max q (SPEC §4).
 pub fn confidence(o: &OptionItem, q: &[f64]) -> f64 {
     match o.answer {
@@ -54,15 +67,16 @@ impl Calibration {
     }
 
     pub fn update(&mut self, item: &Item) {
-        let Some(o) = item.as_option() else { return };
-        let Some(q) = o.probs.as_ref().and_then(|p| p.distribution(self.mode)) else {
-            return;
-        };
-        let correct = o.answer == Some(o.gold);
-        let conf = confidence(o, &q);
-        self.items += 1;
-        self.width.add(conf, f64::from(u8::from(correct)));
-        self.mass.add(conf, correct);
+        if let Some(p) = self.part(item) {
+            self.add(&p);
+        }
+    }
+
+    /// What one item adds under this mode; `None` when it has no usable probabilities. The
+    /// bootstrap keeps these and replays them (`add`) instead of re-reading items.
+    pub fn part(&self, item: &Item) -> Option<CalibrationPart> {
+        let o = item.as_option()?;
+        let q = o.probs.as_ref()?.distribution(self.mode)?;
         let k = q.len() as f64;
         let squares: f64 = q
             .iter()
@@ -72,9 +86,24 @@ impl Calibration {
                 (x - y) * (x - y)
             })
             .sum();
-        self.brier += squares / k;
-        self.epa += q[o.gold];
-        self.nll += -q[o.gold].max(NLL_FLOOR).ln();
+        let q_gold = q.get(o.gold).copied().unwrap_or(0.0);
+        Some(CalibrationPart {
+            confidence: confidence(o, &q),
+            correct: o.answer == Some(o.gold),
+            brier: squares / k,
+            epa: q_gold,
+            nll: -q_gold.max(NLL_FLOOR).ln(),
+        })
+    }
+
+    /// Adds one item's part.
+    pub fn add(&mut self, p: &CalibrationPart) {
+        self.items += 1;
+        self.width.add(p.confidence, f64::from(u8::from(p.correct)));
+        self.mass.add(p.confidence, p.correct);
+        self.brier += p.brier;
+        self.epa += p.epa;
+        self.nll += p.nll;
     }
 
     pub fn merge(&mut self, other: Self) {
@@ -114,14 +143,19 @@ impl OutsideMass {
             .and_then(|o| o.probs.as_ref())
             .and_then(|p| p.outside)
         {
-            self.items += 1;
-            self.sum += m;
+            self.add(m);
         }
     }
 
     pub fn merge(&mut self, other: Self) {
         self.items += other.items;
         self.sum += other.sum;
+    }
+
+    /// Adds one item's known outside mass.
+    pub fn add(&mut self, mass: f64) {
+        self.items += 1;
+        self.sum += mass;
     }
 
     pub fn finish(&self) -> Option<f64> {

@@ -1,5 +1,6 @@
 //! Equal-width expected calibration error with the per-bin data a reliability diagram needs (SPEC §4).
 
+use super::intervals::clopper_pearson;
 use super::stats::{wilson, Z95};
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +30,12 @@ pub struct BinReport {
     pub accuracy: Option<f64>,
     pub ci_lo: Option<f64>,
     pub ci_hi: Option<f64>,
+    /// Clopper–Pearson (exact) 95% interval on the accuracy; better than Wilson in small,
+    /// empty-looking or all-correct bins.
+    #[serde(default)]
+    pub cp_lo: Option<f64>,
+    #[serde(default)]
+    pub cp_hi: Option<f64>,
 }
 
 /// The bin of a confidence: min(floor(confidence * 10), 9).
@@ -80,6 +87,7 @@ impl EqualWidth {
                 let filled = b.count > 0;
                 let n = b.count as f64;
                 let ci = wilson(b.correct, b.count, Z95);
+                let cp = clopper_pearson(b.correct, b.count, 0.95);
                 BinReport {
                     lo: i as f64 / BINS as f64,
                     hi: (i + 1) as f64 / BINS as f64,
@@ -88,6 +96,8 @@ impl EqualWidth {
                     accuracy: filled.then(|| b.correct / n),
                     ci_lo: ci.map(|c| c.0),
                     ci_hi: ci.map(|c| c.1),
+                    cp_lo: cp.map(|c| c.0),
+                    cp_hi: cp.map(|c| c.1),
                 }
             })
             .collect()

@@ -4,6 +4,7 @@
 //! `f64` vectors, the confidences of right and of wrong answers, 8 bytes an item with no flag.
 
 use super::ece::BinReport;
+use super::intervals::clopper_pearson;
 use super::stats::{wilson, Z95};
 
 /// Number of equal-mass bins HELM uses.
@@ -64,6 +65,7 @@ impl EqualMass {
                 let n = count as f64;
                 let filled = count > 0;
                 let ci = wilson(correct as f64, count, Z95);
+                let cp = clopper_pearson(correct as f64, count, 0.95);
                 let bin = BinReport {
                     lo,
                     hi,
@@ -72,6 +74,8 @@ impl EqualMass {
                     accuracy: filled.then(|| correct as f64 / n),
                     ci_lo: ci.map(|c| c.0),
                     ci_hi: ci.map(|c| c.1),
+                    cp_lo: cp.map(|c| c.0),
+                    cp_hi: cp.map(|c| c.1),
                 };
                 lo = hi;
                 bin

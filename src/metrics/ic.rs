@@ -6,7 +6,7 @@
 //! TVD is measured against a one-hot gold.
 
 use super::ic_figures::{IcFigures, ScopeFigures, Scopes, Types};
-use super::ic_types::TypeState;
+use super::ic_types::{type_part, TypePart, TypeState};
 use super::outcome::outcome;
 use crate::items::{Item, Modality, OptionKind};
 use std::collections::BTreeMap;
@@ -19,6 +19,14 @@ pub const TYPE_WEIGHTS: [f64; 3] = [0.50, 0.25, 0.25];
 pub struct IcOptions {
     /// Measure choice TVD as 1 - q[gold] over every item with valid probabilities (Decision Bench).
     pub one_hot_tvd: bool,
+}
+
+/// One item's share of I/C: its type's slot, its modality and its part of the type's state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IcPart {
+    slot: usize,
+    modality: Option<Modality>,
+    part: TypePart,
 }
 
 /// The three types' states over one set of items.
@@ -48,11 +56,9 @@ fn slot(kind: OptionKind) -> usize {
 }
 
 impl ScopeState {
-    fn update(&mut self, item: &Item, opts: IcOptions) {
-        let Some(o) = item.as_option() else { return };
-        if let Some(t) = self.types.get_mut(slot(o.kind)) {
-            let credit = outcome(item).credit;
-            t.update(o, credit, (item.tier, item.split), opts.one_hot_tvd);
+    fn add(&mut self, p: &IcPart) {
+        if let Some(t) = self.types.get_mut(p.slot) {
+            t.add(&p.part);
         }
     }
 
@@ -117,10 +123,30 @@ impl IcAccumulator {
     }
 
     pub fn update(&mut self, item: &Item) {
-        self.overall.update(item, self.opts);
-        match item.modality {
-            Some(Modality::Text) => self.text.update(item, self.opts),
-            Some(Modality::Image) => self.image.update(item, self.opts),
+        if let Some(p) = self.part(item) {
+            self.add(&p);
+        }
+    }
+
+    /// What one item adds; `None` for items outside I/C. The bootstrap keeps these compact parts
+    /// and replays them (`add`) instead of re-reading items.
+    pub fn part(&self, item: &Item) -> Option<IcPart> {
+        let o = item.as_option()?;
+        let credit = outcome(item).credit;
+        let at = (item.tier, item.split);
+        Some(IcPart {
+            slot: slot(o.kind),
+            modality: item.modality,
+            part: type_part(o.kind, o, credit, at, self.opts.one_hot_tvd),
+        })
+    }
+
+    /// Adds one item's part to the run and to its modality's scope.
+    pub fn add(&mut self, p: &IcPart) {
+        self.overall.add(p);
+        match p.modality {
+            Some(Modality::Text) => self.text.add(p),
+            Some(Modality::Image) => self.image.add(p),
             None => {}
         }
     }

@@ -39,6 +39,117 @@ pub fn binary_decision(o: &OptionItem) -> Decision {
     }
 }
 
+/// What one item adds to its type's state: its competence cell and, with valid probabilities,
+/// its calibration terms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TypePart {
+    /// 0 open (or no split), 1 sealed.
+    pub split: usize,
+    /// `tier_index` of the item's tier.
+    pub tier: usize,
+    pub cell: Cell,
+    pub invalid: bool,
+    pub abstained: bool,
+    pub calibration: Option<CalibrationTerms>,
+}
+
+/// One item's calibration terms under conditioning (SPEC §5).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CalibrationTerms {
+    /// The binned value: top-label confidence (choice, rating) or p_yes (binary).
+    pub ece_x: f64,
+    /// Its outcome: right (choice, rating) or gold = yes (binary).
+    pub ece_y: f64,
+    /// Rating only: RPS against the gold or `gold_probs`.
+    pub rps: Option<f64>,
+    /// TVD to `gold_probs`, or 1 - q[gold] under one-hot TVD (choice).
+    pub tvd: Option<f64>,
+}
+
+/// One item's part of a type of kind `kind` (see `TypeState::update` for the arguments).
+pub fn type_part(
+    kind: OptionKind,
+    o: &OptionItem,
+    credit: f64,
+    at: (Option<Tier>, Option<Split>),
+    one_hot_tvd: bool,
+) -> TypePart {
+    let (tier, split) = at;
+    let mut cell = Cell {
+        items: 1,
+        ..Cell::default()
+    };
+    let mut abstained = false;
+    let invalid = match kind {
+        OptionKind::Choice => {
+            cell.hits = credit;
+            cell.chance = 1.0 / o.options.len() as f64;
+            o.answer.is_none()
+        }
+        OptionKind::Binary => {
+            let d = binary_decision(o);
+            cell.hits = f64::from(u8::from(d == Decision::Label(o.gold)));
+            cell.chance = 0.5;
+            abstained = d == Decision::Abstain;
+            d == Decision::Invalid
+        }
+        OptionKind::Rating => {
+            (cell.hits, cell.chance) = rating::errors(o);
+            rating::prediction(o) == rating::Prediction::Invalid
+        }
+    };
+    TypePart {
+        split: usize::from(split == Some(Split::Sealed)),
+        tier: tier_index(tier),
+        cell,
+        invalid,
+        abstained,
+        calibration: calibration_terms(kind, o, one_hot_tvd),
+    }
+}
+
+fn calibration_terms(
+    kind: OptionKind,
+    o: &OptionItem,
+    one_hot_tvd: bool,
+) -> Option<CalibrationTerms> {
+    let q = o
+        .probs
+        .as_ref()
+        .and_then(|p| p.distribution(Mode::Conditioning))?;
+    let q_gold = q.get(o.gold).copied().unwrap_or(0.0);
+    let (ece_x, ece_y) = match kind {
+        OptionKind::Binary => {
+            let yes = yes_index(o);
+            let p_yes = q.get(yes).copied().unwrap_or(0.0);
+            (p_yes, f64::from(u8::from(o.gold == yes)))
+        }
+        OptionKind::Choice | OptionKind::Rating => {
+            let right = f64::from(u8::from(o.answer == Some(o.gold)));
+            let conf = match o.answer {
+                Some(a) if a < q.len() => confidence(o, &q),
+                _ => q.iter().copied().fold(0.0, f64::max),
+            };
+            (conf, right)
+        }
+    };
+    let rps = (kind == OptionKind::Rating).then(|| match &o.gold_probs {
+        Some(g) => rps(&q, g),
+        None => rps(&q, &one_hot(q.len(), o.gold)),
+    });
+    let tvd = if one_hot_tvd && kind == OptionKind::Choice {
+        Some(1.0 - q_gold)
+    } else {
+        o.gold_probs.as_ref().map(|g| tvd(&q, g))
+    };
+    Some(CalibrationTerms {
+        ece_x,
+        ece_y,
+        rps,
+        tvd,
+    })
+}
+
 /// One type's running state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeState {
@@ -85,74 +196,32 @@ impl TypeState {
         at: (Option<Tier>, Option<Split>),
         one_hot_tvd: bool,
     ) {
-        let (tier, split) = at;
-        let s = usize::from(split == Some(Split::Sealed));
-        let mut cell = Cell {
-            items: 1,
-            ..Cell::default()
-        };
-        let invalid = match self.kind {
-            OptionKind::Choice => {
-                cell.hits = credit;
-                cell.chance = 1.0 / o.options.len() as f64;
-                o.answer.is_none()
-            }
-            OptionKind::Binary => {
-                let d = binary_decision(o);
-                cell.hits = f64::from(u8::from(d == Decision::Label(o.gold)));
-                cell.chance = 0.5;
-                self.abstained += u64::from(d == Decision::Abstain);
-                d == Decision::Invalid
-            }
-            OptionKind::Rating => {
-                (cell.hits, cell.chance) = rating::errors(o);
-                rating::prediction(o) == rating::Prediction::Invalid
-            }
-        };
-        self.cells[s][tier_index(tier)].add(&cell);
-        self.items += 1;
-        self.invalid += u64::from(invalid);
-        self.calibrate(o, one_hot_tvd);
+        let p = type_part(self.kind, o, credit, at, one_hot_tvd);
+        self.add(&p);
     }
 
-    fn calibrate(&mut self, o: &OptionItem, one_hot_tvd: bool) {
-        let Some(q) = o
-            .probs
-            .as_ref()
-            .and_then(|p| p.distribution(Mode::Conditioning))
-        else {
-            return;
-        };
-        let q_gold = q.get(o.gold).copied().unwrap_or(0.0);
-        match self.kind {
-            OptionKind::Binary => {
-                let yes = yes_index(o);
-                let p_yes = q.get(yes).copied().unwrap_or(0.0);
-                let y = f64::from(u8::from(o.gold == yes));
-                self.ece.add(p_yes, y);
-                self.brier_sum += (p_yes - y) * (p_yes - y);
-            }
-            OptionKind::Choice | OptionKind::Rating => {
-                let right = f64::from(u8::from(o.answer == Some(o.gold)));
-                let conf = match o.answer {
-                    Some(a) if a < q.len() => confidence(o, &q),
-                    _ => q.iter().copied().fold(0.0, f64::max),
-                };
-                self.ece.add(conf, right);
-            }
+    /// Adds one item's part (see `type_part`); the bootstrap replays parts instead of items.
+    pub fn add(&mut self, p: &TypePart) {
+        if let Some(cell) = self
+            .cells
+            .get_mut(p.split)
+            .and_then(|row| row.get_mut(p.tier))
+        {
+            cell.add(&p.cell);
         }
-        if self.kind == OptionKind::Rating {
-            let reference = match &o.gold_probs {
-                Some(g) => rps(&q, g),
-                None => rps(&q, &one_hot(q.len(), o.gold)),
-            };
-            self.rps_sum += reference;
+        self.items += 1;
+        self.invalid += u64::from(p.invalid);
+        self.abstained += u64::from(p.abstained);
+        let Some(c) = &p.calibration else { return };
+        self.ece.add(c.ece_x, c.ece_y);
+        if self.kind == OptionKind::Binary {
+            self.brier_sum += (c.ece_x - c.ece_y) * (c.ece_x - c.ece_y);
         }
-        if one_hot_tvd && self.kind == OptionKind::Choice {
-            self.tvd_sum += 1.0 - q_gold;
-            self.tvd_items += 1;
-        } else if let Some(g) = &o.gold_probs {
-            self.tvd_sum += tvd(&q, g);
+        if let Some(r) = c.rps {
+            self.rps_sum += r;
+        }
+        if let Some(t) = c.tvd {
+            self.tvd_sum += t;
             self.tvd_items += 1;
         }
     }

@@ -5,6 +5,10 @@
 //! Nothing here knows a file format or a benchmark's name.
 
 pub mod accuracy;
+pub mod bootstrap;
+pub mod bootstrap_ic;
+pub mod bootstrap_rng;
+pub mod bootstrap_summary;
 pub mod calibration;
 pub mod ece;
 pub mod ece_em;
@@ -13,6 +17,8 @@ pub mod ic;
 pub mod ic_cells;
 pub mod ic_figures;
 pub mod ic_types;
+pub mod intervals;
+pub mod mcnemar;
 pub mod multi;
 pub mod outcome;
 pub mod pairwise;

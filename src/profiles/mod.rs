@@ -9,9 +9,11 @@ mod decision_bench;
 mod generic;
 mod ic_common;
 mod jevbench;
+pub mod resampling;
 mod rewardbench;
 mod rewardbench2;
 mod rewardbench_common;
+mod rewardbench_replay;
 mod steer;
 
 use crate::items::Item;
@@ -180,6 +182,7 @@ impl Scorer {
             ic: None,
             multi: None,
             rewardbench: None,
+            intervals: Default::default(),
             groups: s
                 .groups
                 .into_iter()
@@ -194,6 +197,7 @@ impl Scorer {
                 .collect(),
         };
         self.rules.finish(&mut report);
+        report.intervals.wilson = crate::report::intervals::wilson_intervals(&report);
         report
     }
 }

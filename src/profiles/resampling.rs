@@ -1,0 +1,44 @@
+//! How each profile's run is resampled for its intervals: which figure families it replays, what
+//! its strata are, and what a resampling unit is (the bootstrap itself knows no benchmark).
+//!
+//! JevBench's design is split × type × tier, so its strata are those cells; every other profile
+//! stratifies by group (RewardBench: by subset, whose sizes the sections' weights assume). A
+//! RewardBench 2 Ties prompt pair (`ref:N` with `tied:N`) is one unit, since the composite scores
+//! the pair.
+
+use super::rewardbench_replay::{ties_cluster, RewardBenchReplay};
+use super::{decision_bench, jevbench, rewardbench, rewardbench2, steer, Profile};
+use crate::metrics::bootstrap::{Replay, Sample, Strata};
+use crate::metrics::bootstrap_ic::IcReplay;
+use crate::metrics::bootstrap_summary::SummaryReplay;
+use crate::metrics::ic::IcOptions;
+
+/// An empty sample for a run under `profile`.
+pub fn sample_for(profile: &Profile) -> Sample {
+    let summary: Box<dyn Replay> = Box::new(SummaryReplay::default());
+    let ic =
+        |one_hot_tvd| -> Box<dyn Replay> { Box::new(IcReplay::new(IcOptions { one_hot_tvd })) };
+    let name = profile.name;
+    if name == rewardbench::PROFILE.name {
+        let rb: Box<dyn Replay> = Box::new(RewardBenchReplay::v1());
+        Sample::new(Strata::Group, None, "item", vec![summary, rb])
+    } else if name == rewardbench2::PROFILE.name {
+        let rb: Box<dyn Replay> = Box::new(RewardBenchReplay::v2());
+        let units = "item (a Ties ref:N / tied:N prompt pair is one unit)";
+        Sample::new(Strata::Group, Some(ties_cluster), units, vec![summary, rb])
+    } else if name == jevbench::PUBLIC_231.name || name == jevbench::HARD_111.name {
+        Sample::new(
+            Strata::SplitTypeTier,
+            None,
+            "item",
+            vec![summary, ic(false)],
+        )
+    } else if name == decision_bench::PROFILE.name {
+        Sample::new(Strata::Group, None, "item", vec![summary, ic(true)])
+    } else if name == steer::PROFILE.name {
+        Sample::new(Strata::Group, None, "item", vec![summary])
+    } else {
+        // generic, cmdb-1500: the general figures and I/C.
+        Sample::new(Strata::Group, None, "item", vec![summary, ic(false)])
+    }
+}
