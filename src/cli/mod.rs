@@ -1,6 +1,8 @@
 //! Command-line arguments, file reading and exit codes; the figures come from the library.
 
+mod compare;
 mod ic_tables;
+mod interval_tables;
 mod rewardbench_tables;
 mod source_tables;
 mod tables;
@@ -8,7 +10,8 @@ mod tables;
 use clap::{Parser, Subcommand, ValueEnum};
 use scorelens::formats::FORMATS;
 use scorelens::profiles::Profile;
-use scorelens::{Error, Input, Options};
+use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
+use scorelens::{BootstrapOptions, Error, Input, Options};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -47,6 +50,35 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// Print the JSON report and nothing else on stdout.
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
+        /// Output layout.
+        #[arg(long, value_enum, default_value_t = Layout::Table)]
+        format: Layout,
+        /// Add seeded percentile bootstrap intervals to every headline figure, from B resamples
+        /// (2000 when B is left out).
+        #[arg(long, value_name = "B", num_args = 0..=1, default_missing_value = "2000")]
+        bootstrap: Option<u32>,
+        /// Seed of the bootstrap's draws (the same seed gives the same intervals everywhere).
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+    },
+    /// Compare runs of one benchmark item by item: each figure's difference with a paired
+    /// bootstrap interval, McNemar's exact test on accuracy, items found in only one file.
+    Compare {
+        /// Predictions files, one run (model) each.
+        #[arg(required = true, num_args = 2..)]
+        files: Vec<PathBuf>,
+        /// Benchmark rules to apply to every run; by default each file's header decides.
+        #[arg(long)]
+        profile: Option<String>,
+        /// Resamples of the paired bootstrap.
+        #[arg(long, value_name = "B", default_value_t = DEFAULT_RESAMPLES)]
+        bootstrap: u32,
+        /// Seed of the bootstrap's draws.
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+        /// Print the JSON comparison and nothing else on stdout.
         #[arg(long, conflicts_with = "format")]
         json: bool,
         /// Output layout.
@@ -94,11 +126,40 @@ pub fn run() -> i32 {
             strict,
             json,
             format,
-        } => score(&files, Options { profile, strict }, json, format),
+            bootstrap,
+            seed,
+        } => {
+            let boot = bootstrap.map(|resamples| BootstrapOptions { resamples, seed });
+            score(&files, Options { profile, strict }, boot, json, format)
+        }
+        Command::Compare {
+            files,
+            profile,
+            bootstrap,
+            seed,
+            json,
+            format,
+        } => {
+            let opts = Options {
+                profile,
+                strict: false,
+            };
+            let boot = BootstrapOptions {
+                resamples: bootstrap,
+                seed,
+            };
+            compare::run(&files, &opts, boot, json, format)
+        }
     }
 }
 
-fn score(files: &[PathBuf], opts: Options, json: bool, layout: Layout) -> i32 {
+fn score(
+    files: &[PathBuf],
+    opts: Options,
+    boot: Option<BootstrapOptions>,
+    json: bool,
+    layout: Layout,
+) -> i32 {
     let mut contents = Vec::with_capacity(files.len());
     for path in files {
         match std::fs::read(path) {
@@ -113,7 +174,7 @@ fn score(files: &[PathBuf], opts: Options, json: bool, layout: Layout) -> i32 {
         .iter()
         .map(|(name, bytes)| Input { name, bytes })
         .collect();
-    let report = match scorelens::score(&inputs, &opts) {
+    let report = match compare::score(&inputs, &opts, boot) {
         Ok(r) => r,
         Err(e @ Error::UnknownProfile(_)) => {
             eprintln!("scorelens: {e}");

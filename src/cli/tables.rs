@@ -129,6 +129,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
     all.splice(1..1, super::ic_tables::tables(r)); // I and C come first, after the headline
     all.splice(1..1, super::rewardbench_tables::tables(r)); // so do a reward model's sections
     all.push(groups);
+    all.extend(super::interval_tables::tables(r)); // how sure each figure is
     all.extend(super::source_tables::tables(r)); // how the files were read, the tools' own figures
     all
 }
@@ -148,6 +149,19 @@ pub fn text(r: &Report, tables: &[Table]) -> String {
             f.name, f.format, f.items, f.skipped
         );
     }
+    out += &layout(tables);
+    for n in &r.notes {
+        out += &format!("\nnote: {n}");
+    }
+    if !r.notes.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The tables as aligned plain text, each under its title.
+pub fn layout(tables: &[Table]) -> String {
+    let mut out = String::new();
     for t in tables {
         out += &format!("\n{}\n", t.title);
         let widths: Vec<usize> = (0..t.columns.len())
@@ -176,12 +190,6 @@ pub fn text(r: &Report, tables: &[Table]) -> String {
                 .collect();
             out += &format!("  {}\n", line.join("  ").trim_end());
         }
-    }
-    for n in &r.notes {
-        out += &format!("\nnote: {n}");
-    }
-    if !r.notes.is_empty() {
-        out.push('\n');
     }
     out
 }

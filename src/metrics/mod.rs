@@ -6,6 +6,7 @@
 
 pub mod accuracy;
 pub mod bootstrap;
+pub mod bootstrap_design;
 pub mod bootstrap_ic;
 pub mod bootstrap_rng;
 pub mod bootstrap_summary;

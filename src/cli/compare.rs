@@ -1,0 +1,184 @@
+//! `scorelens compare A B [C...]` and `score --bootstrap`: reading runs for intervals and paired
+//! comparisons, and laying a comparison out as tables.
+
+use super::tables::{self, Table};
+use super::{Layout, INPUT_ERROR, OK, USAGE};
+use scorelens::compare::{Comparison, Pair};
+use scorelens::{BootstrapOptions, Error, Input, Options, Report, Run, Session};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Scores one run; with `boot`, the report carries bootstrap intervals.
+pub fn score(
+    inputs: &[Input],
+    opts: &Options,
+    boot: Option<BootstrapOptions>,
+) -> Result<Report, Error> {
+    let mut session = Session::new(opts)?;
+    if let Some(b) = boot {
+        session.bootstrap(b);
+    }
+    for input in inputs {
+        session.read(input.name, input.bytes);
+    }
+    session.finish()
+}
+
+/// Runs `scorelens compare`: each file is one run.
+pub fn run(
+    files: &[PathBuf],
+    opts: &Options,
+    boot: BootstrapOptions,
+    json: bool,
+    layout: Layout,
+) -> i32 {
+    let mut runs: Vec<Run> = Vec::with_capacity(files.len());
+    for path in files {
+        let name = path.display().to_string();
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("scorelens: {name}: {e}");
+                return USAGE;
+            }
+        };
+        let input = Input {
+            name: &name,
+            bytes: &bytes,
+        };
+        match scorelens::score_run(&name, &[input], opts) {
+            Ok(r) => {
+                if !r.report.warnings.is_empty() {
+                    eprintln!(
+                        "warning: {name}: {} warnings; `scorelens score {name}` lists them",
+                        r.report.warnings.len()
+                    );
+                }
+                runs.push(r);
+            }
+            Err(e @ Error::UnknownProfile(_)) => {
+                eprintln!("scorelens: {e}");
+                return USAGE;
+            }
+            Err(e) => {
+                eprintln!("scorelens: {name}: {e}");
+                return INPUT_ERROR;
+            }
+        }
+    }
+    let c = scorelens::compare(&runs, &boot);
+    let text = if json {
+        c.to_json() + "\n"
+    } else {
+        let t = comparison_tables(&c);
+        match layout {
+            Layout::Table => header(&c) + &tables::layout(&t) + &notes(&c),
+            Layout::Csv => tables::csv(&t),
+            Layout::Markdown => tables::markdown(&t),
+        }
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    OK
+}
+
+fn header(c: &Comparison) -> String {
+    let mut out = format!(
+        "scorelens compare · {} runs · {} {} bootstrap resamples, seed {}, {:.0}% intervals\n",
+        c.runs.len(),
+        c.bootstrap.resamples,
+        c.bootstrap.method,
+        c.bootstrap.seed,
+        c.bootstrap.level * 100.0
+    );
+    for r in &c.runs {
+        out += &format!(
+            "  {}: {} items, profile {}, model {}\n",
+            r.name,
+            r.items,
+            r.profile,
+            r.model.as_deref().unwrap_or("(unnamed)")
+        );
+    }
+    out
+}
+
+fn notes(c: &Comparison) -> String {
+    let mut out = String::new();
+    for o in c.only_in.iter().filter(|o| o.count > 0) {
+        let more = o.count.saturating_sub(o.ids.len() as u64);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out += &format!(
+            "\nnote: {} items are only in {}: {}{tail}",
+            o.count,
+            o.run,
+            o.ids.join(", ")
+        );
+    }
+    for n in &c.notes {
+        out += &format!("\nnote: {n}");
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// Per pair: the deltas, then McNemar's table.
+pub fn comparison_tables(c: &Comparison) -> Vec<Table> {
+    c.pairs.iter().flat_map(pair_tables).collect()
+}
+
+fn pair_tables(p: &Pair) -> Vec<Table> {
+    let f = |x: f64| format!("{x:.4}");
+    let deltas = Table {
+        title: format!(
+            "{} (A) vs {} (B): {} common items, strata {} ({})",
+            p.a, p.b, p.common, p.strata, p.strata_count
+        ),
+        columns: ["figure", "A", "B", "A - B", "95% interval", "differs"]
+            .map(String::from)
+            .to_vec(),
+        rows: p
+            .figures
+            .iter()
+            .map(|d| {
+                vec![
+                    d.figure.clone(),
+                    f(d.a),
+                    f(d.b),
+                    format!("{:+.4}", d.delta),
+                    format!("{:+.4} to {:+.4}", d.lo, d.hi),
+                    if d.distinguishable { "yes" } else { "no" }.to_string(),
+                ]
+            })
+            .collect(),
+    };
+    let m = &p.mcnemar;
+    let mcnemar = Table {
+        title: format!("McNemar's exact test on correctness: {} vs {}", p.a, p.b),
+        columns: [
+            "both right",
+            "A only",
+            "B only",
+            "both wrong",
+            "fractional",
+            "p-value",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: vec![vec![
+            m.both_right.to_string(),
+            m.only_a.to_string(),
+            m.only_b.to_string(),
+            m.both_wrong.to_string(),
+            m.not_binary.to_string(),
+            m.p_value
+                .map_or_else(|| "-".to_string(), |p| format!("{p:.4}")),
+        ]],
+    };
+    vec![deltas, mcnemar]
+}
