@@ -104,11 +104,21 @@ impl Session {
     /// shorter), used to detect the format. Returns the format's name, `None` when no format
     /// claims the file (that is reported as a warning and the file's bytes are ignored).
     pub fn begin_file(&mut self, name: &str, head: &[u8]) -> Option<&'static str> {
+        self.begin_file_as(name, head, formats::detect(name, head))
+    }
+
+    /// Starts a file read by the given format, detection skipped (`None`: as an unknown format).
+    /// For callers that know the format, and for the fuzz targets that drive one reader each.
+    pub fn begin_file_as(
+        &mut self,
+        name: &str,
+        head: &[u8],
+        format: Option<&'static dyn Format>,
+    ) -> Option<&'static str> {
         self.end_file();
         if let Some(e) = self.state.explorer.as_mut() {
             e.begin_file(name);
         }
-        let format = formats::detect(name, head);
         self.state.file = Some(FileSummary {
             name: name.to_string(),
             format: format.map_or("unknown", |f| f.name()).to_string(),

@@ -157,14 +157,25 @@ fn read_array(file: &str, buffer: &[u8], sink: &mut dyn Sink) {
         base: body,
         sink,
     };
-    let result = de.deserialize_seq(visitor).and_then(|()| de.end());
-    if let Err(e) = result {
-        let line = e.line() as u64;
+    let short = |e: &serde_json::Error| {
         let msg = e.to_string();
-        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-        let why =
-            format!("the JSON array is malformed here, so the rest of the file is lost: {msg}");
-        sink.skip(Warning::new(file, Some(line), why));
+        msg.split(" at line ").next().unwrap_or(&msg).to_string()
+    };
+    match de.deserialize_seq(visitor) {
+        Err(e) => {
+            let why = format!(
+                "the JSON array is malformed here, so the rest of the file is lost: {}",
+                short(&e)
+            );
+            sink.skip(Warning::new(file, Some(e.line() as u64), why));
+        }
+        // Every element was read; what follows the closing bracket is not an item.
+        Ok(()) => {
+            if let Err(e) = de.end() {
+                let why = format!("text after the JSON array is ignored: {}", short(&e));
+                sink.warn(Warning::new(file, Some(e.line() as u64), why));
+            }
+        }
     }
 }
 

@@ -376,19 +376,31 @@ fn best_of_n(fields: &Fields) -> Result<Body, String> {
         })
         .collect::<Option<Vec<f64>>>()
         .ok_or("`scores` must be a list of numbers")?;
+    if scores.len() < 2 {
+        return Err(format!(
+            "`scores` needs at least 2 candidates, has {}",
+            scores.len()
+        ));
+    }
     let num_correct = match get(fields, f::NUM_CORRECT) {
         None => 1,
-        Some(Val::Int(n)) if *n >= 1 && (*n as usize) < scores.len() => *n as usize,
+        // No `as` cast: on wasm32 a large count would wrap into range.
+        Some(Val::Int(n)) => match usize::try_from(*n) {
+            Ok(n) if (1..scores.len()).contains(&n) => n,
+            _ => {
+                return Err(format!(
+                    "`num_correct` {n} is not between 1 and the {} candidates - 1",
+                    scores.len()
+                ))
+            }
+        },
         Some(v) => {
             return Err(format!(
-                "`num_correct` {} is not between 1 and the candidates - 1",
-                show(v)
+                "`num_correct` must be an integer, not {}",
+                v.kind()
             ))
         }
     };
-    if scores.len() < 2 {
-        return Err("`scores` needs at least 2 candidates".to_string());
-    }
     Ok(Body::BestOfN {
         scores,
         num_correct,

@@ -112,22 +112,63 @@ impl Reader for CsvReader {
             );
             sink.meta(Meta::Mapping, &line);
         }
+        let mut lines = LineCounter::default();
         for record in rdr.records() {
             match record {
                 Ok(r) => {
-                    let line = r.position().map_or(0, |p| p.line());
+                    let line = r.position().map_or(0, |p| lines.at(body, p.byte()));
+                    if r.len() != names.len() {
+                        let why = format!(
+                            "the row has {} fields, the header {}: {}",
+                            r.len(),
+                            names.len(),
+                            if r.len() < names.len() {
+                                "the missing ones count as empty"
+                            } else {
+                                "the extra ones are ignored"
+                            }
+                        );
+                        sink.warn(Warning::new(&self.file, Some(line), why));
+                    }
                     row(&self.file, line, &names, &r, sink);
                 }
                 Err(e) => {
-                    let line = e.position().map(|p| p.line());
-                    sink.skip(Warning::new(
-                        &self.file,
-                        line,
-                        format!("not a CSV row: {e}"),
-                    ));
+                    let line = e.position().map(|p| lines.at(body, p.byte()));
+                    // The crate's own message carries its lagging line count: name the field only.
+                    let why = match e.kind() {
+                        csv::ErrorKind::Utf8 { err, .. } => {
+                            format!("not valid UTF-8 (field {})", err.field() + 1)
+                        }
+                        _ => format!("not a CSV row: {e}"),
+                    };
+                    sink.skip(Warning::new(&self.file, line, why));
                 }
             }
         }
+    }
+}
+
+/// The physical line a record starts on. The csv crate's own count lags after a CRLF line end
+/// (a record's position comes before the pending `\n`) and before blank lines, so lines are
+/// counted here from the record's byte offset, past any line ends it starts with.
+#[derive(Default)]
+struct LineCounter {
+    offset: usize,
+    line: u64,
+}
+
+impl LineCounter {
+    fn at(&mut self, body: &[u8], byte: u64) -> u64 {
+        let mut at = usize::try_from(byte).unwrap_or(usize::MAX).min(body.len());
+        while body.get(at).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
+            at += 1;
+        }
+        if at > self.offset {
+            let newlines = body.get(self.offset..at).unwrap_or_default();
+            self.line += newlines.iter().filter(|&&b| b == b'\n').count() as u64;
+            self.offset = at;
+        }
+        self.line + 1
     }
 }
 

@@ -306,11 +306,18 @@ pub fn join_at_end(sink: &mut dyn Sink) {
     let Some(mut shelf) = sink.shelf().take::<Shelved>() else {
         return;
     };
-    // Rows without gold (a run's results) and no corpus row, by file: one warning each.
+    // Rows without gold (a run's results) and no corpus at all, by file: one warning each. With a
+    // corpus, a row it lacks is a data error of its own line (SPEC §1), as in the JevBench join.
     let mut unjoined: Vec<(String, Vec<String>)> = Vec::new();
     for row in std::mem::take(&mut shelf.parked) {
         if let Some(case) = shelf.corpus.get(&row.id) {
             emit(&row, Some(case), None, sink);
+        } else if !shelf.corpus.is_empty() {
+            let why = format!(
+                "row `{}` matches no row of the corpus, so it is skipped: is it the corpus of this run?",
+                row.id
+            );
+            sink.skip(Warning::new(&row.file, Some(row.line), why));
         } else {
             match unjoined.iter_mut().find(|(f, _)| *f == row.file) {
                 Some((_, ids)) => ids.push(row.id),
@@ -320,19 +327,11 @@ pub fn join_at_end(sink: &mut dyn Sink) {
     }
     for (file, ids) in unjoined {
         let first: Vec<String> = ids.iter().take(3).map(|i| format!("`{i}`")).collect();
-        let why = if shelf.corpus.is_empty() {
-            format!(
-                "{} rows (first {}) carry no gold: drop the corpus cases.jsonl together with the run's results.jsonl",
-                ids.len(),
-                first.join(", ")
-            )
-        } else {
-            format!(
-                "{} rows (first {}) match no row of the corpus, so they are left out: is it the corpus of this run?",
-                ids.len(),
-                first.join(", ")
-            )
-        };
+        let why = format!(
+            "{} rows (first {}) carry no gold: drop the corpus cases.jsonl together with the run's results.jsonl",
+            ids.len(),
+            first.join(", ")
+        );
         sink.warn(Warning::new(&file, None, why));
     }
     if shelf.answered == 0 {

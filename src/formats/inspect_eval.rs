@@ -76,7 +76,9 @@ impl<'b> Archive<'b> {
             .zip
             .index_for_name(name)
             .ok_or_else(|| "no such entry".to_string())?;
-        let mut file = self.zip.by_index_raw(index).map_err(|e| e.to_string())?;
+        let mut file = self.zip.by_index_raw(index).map_err(|e| {
+            format!("not found where the archive's directory points ({e}); the archive may be truncated or damaged")
+        })?;
         let declared = file.size();
         let crc = file.crc32();
         let method = file.compression();

@@ -155,8 +155,8 @@ pub fn pick<'a, const N: usize>(
 ) -> Result<Picked<'a, N>, PickError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let picked = de::DeserializeSeed::deserialize(PickSeed { wanted }, &mut de)
-        .map_err(PickError::from_json)?;
-    de.end().map_err(PickError::from_json)?;
+        .map_err(|e| PickError::from_json(e, bytes))?;
+    de.end().map_err(|e| PickError::from_json(e, bytes))?;
     Ok(picked)
 }
 
@@ -170,7 +170,13 @@ pub enum PickError {
 }
 
 impl PickError {
-    fn from_json(e: serde_json::Error) -> Self {
+    fn from_json(e: serde_json::Error, bytes: &[u8]) -> Self {
+        if let Some(literal) = non_finite_at(bytes, e.line(), e.column()) {
+            return PickError::Syntax(format!(
+                "bare `{literal}` at column {} (NaN and Infinity are not JSON numbers)",
+                e.column()
+            ));
+        }
         let msg = e.to_string();
         match msg.strip_prefix(NOT_OBJECT) {
             Some(rest) => PickError::NotObject(
@@ -186,6 +192,29 @@ impl PickError {
 }
 
 const NOT_OBJECT: &str = "not an object: ";
+
+/// The bare non-finite literal (as Python's `json` writes it) where a parse error was met, if any:
+/// serde_json stops on its first or second byte.
+fn non_finite_at(bytes: &[u8], line: usize, column: usize) -> Option<&'static str> {
+    let line_start = match line {
+        0 | 1 => 0,
+        n => bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .nth(n - 2)
+            .map(|(i, _)| i + 1)?,
+    };
+    let at = line_start + column.checked_sub(1)?;
+    let from = at.saturating_sub(1);
+    ["-Infinity", "Infinity", "NaN"].into_iter().find(|lit| {
+        (from..=at).any(|i| {
+            bytes
+                .get(i..)
+                .is_some_and(|b| b.starts_with(lit.as_bytes()))
+        })
+    })
+}
 
 struct PickSeed<const N: usize> {
     wanted: &'static [&'static str; N],

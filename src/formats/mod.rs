@@ -150,6 +150,18 @@ pub fn by_name(name: &str) -> Option<&'static dyn Format> {
 pub fn unknown_format(head: &[u8]) -> String {
     let names: Vec<&str> = FORMATS.iter().map(|f| f.name()).collect();
     let keys = first_keys(head);
+    let body = head.strip_prefix(lines::BOM).unwrap_or(head);
+    if body.is_empty() {
+        return "the file is empty; nothing to score".to_string();
+    }
+    if body.iter().all(u8::is_ascii_whitespace) {
+        let much = if head.len() >= HEAD {
+            " in its first 64 KiB"
+        } else {
+            ""
+        };
+        return format!("the file holds only blank lines{much}; nothing to score");
+    }
     let seen = if keys.is_empty() {
         "no JSON object at its start".to_string()
     } else {
@@ -167,6 +179,12 @@ pub fn first_keys(head: &[u8]) -> Vec<String> {
     let Some(start) = text.find('{') else {
         return Vec::new();
     };
+    // An object that starts the file or a top-level array; a `{` inside other text (an HTML
+    // page, prose) is not one.
+    let before = text[..start].trim_start_matches('\u{feff}').trim();
+    if !(before.is_empty() || before == "[") {
+        return Vec::new();
+    }
     let mut keys = Vec::new();
     let mut de = serde_json::Deserializer::from_str(&text[start..]);
     let mut visitor = KeyCollector(&mut keys);

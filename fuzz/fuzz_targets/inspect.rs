@@ -1,0 +1,12 @@
+//! Fuzzes the Inspect reader (.eval archives and .json logs) through a whole session (see common.rs for the input layout).
+#![no_main]
+
+#[path = "common.rs"]
+mod common;
+
+use libfuzzer_sys::fuzz_target;
+use scorelens::formats::{self, Format};
+
+static FAMILY: &[&dyn Format] = &[&formats::inspect::Inspect];
+
+fuzz_target!(|data: &[u8]| common::run(data, FAMILY));

@@ -1,0 +1,12 @@
+//! Fuzzes the RewardBench readers (score arrays, JSON Lines outputs, aggregates) through a whole session (see common.rs for the input layout).
+#![no_main]
+
+#[path = "common.rs"]
+mod common;
+
+use libfuzzer_sys::fuzz_target;
+use scorelens::formats::{self, Format};
+
+static FAMILY: &[&dyn Format] = &[&formats::rewardbench_arrays::RewardBenchArrays, &formats::rewardbench_jsonl::RewardBenchJsonl, &formats::rewardbench_aggregate::RewardBenchAggregate];
+
+fuzz_target!(|data: &[u8]| common::run(data, FAMILY));
