@@ -1,0 +1,83 @@
+// Trunk post-build hook (Trunk.toml): finishes dist/ in the staging directory.
+// 1. Adds the SHA-256 of each inline script (Trunk's start-up module) to the page's CSP, so the
+//    policy allows exactly that script and nothing else inline.
+// 2. Writes samples/index.json, the list the "try a sample" buttons show: each file directly in
+//    samples/ is a sample, each folder is one sample whose files are read as one run.
+// 3. Writes the offline cache list and a version into sw.js.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const stage = process.env.TRUNK_STAGING_DIR;
+if (!stage) {
+  console.error('postbuild: TRUNK_STAGING_DIR is not set (run through trunk build)');
+  process.exit(1);
+}
+
+function walk(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    return e.isDirectory() ? walk(p) : [p];
+  });
+}
+
+// 1. CSP hashes.
+const indexPath = join(stage, 'index.html');
+let html = readFileSync(indexPath, 'utf8');
+const hashes = [];
+for (const m of html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
+  hashes.push(`'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
+}
+// Minified HTML may reorder attributes and drop quotes: find the CSP meta tag, then its content.
+let found = false;
+html = html.replace(/<meta\b[^>]*>/g, (tag) => {
+  if (!/http-equiv="?Content-Security-Policy/i.test(tag)) return tag;
+  found = true;
+  return tag.replace(/content="([^"]*)"/, (_, policy) => {
+    const rules = policy.split(';').map((r) => r.trim()).filter(Boolean).map((r) =>
+      r.startsWith('script-src ') ? `${r} ${hashes.join(' ')}`.trim() : r);
+    return `content="${rules.join('; ')}"`;
+  });
+});
+if (!found) {
+  console.error('postbuild: index.html has no CSP meta');
+  process.exit(1);
+}
+writeFileSync(indexPath, html);
+
+// 2. Samples manifest.
+const samplesDir = join(stage, 'samples');
+const samples = [];
+if (existsSync(samplesDir)) {
+  const skip = (name) => name.startsWith('.') || name === 'index.json' || /\.(md|txt|py)$/i.test(name);
+  for (const e of readdirSync(samplesDir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (skip(e.name)) continue;
+    const p = join(samplesDir, e.name);
+    const files = e.isDirectory()
+      ? walk(p).filter((f) => !skip(relative(p, f))).sort()
+      : [p];
+    if (files.length === 0) continue;
+    samples.push({
+      name: e.name,
+      files: files.map((f) => relative(samplesDir, f).split('\\').join('/')),
+      bytes: files.reduce((n, f) => n + statSync(f).size, 0),
+    });
+  }
+  writeFileSync(join(samplesDir, 'index.json'), JSON.stringify(samples, null, 1) + '\n');
+}
+
+// 3. Offline cache list.
+const swPath = join(stage, 'sw.js');
+if (existsSync(swPath)) {
+  const assets = walk(stage)
+    .map((f) => relative(stage, f).split('\\').join('/'))
+    .filter((f) => f !== 'sw.js')
+    .sort();
+  const version = createHash('sha256');
+  for (const a of assets) version.update(a).update(readFileSync(join(stage, a)));
+  const sw = readFileSync(swPath, 'utf8')
+    .replace('__VERSION__', `scorelens-${version.digest('hex').slice(0, 16)}`)
+    .replace('[/*ASSETS*/]', JSON.stringify(['./', ...assets]));
+  writeFileSync(swPath, sw);
+}
+console.log(`postbuild: ${hashes.length} inline script hash(es) in the CSP, ${samples.length} samples listed`);

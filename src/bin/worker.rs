@@ -1,0 +1,246 @@
+//! The scoring worker: reads dropped files in chunks and scores them off the page's thread.
+//!
+//! Trunk builds this bin as an ES-module worker (`data-type="worker"`). It owns every run's item
+//! records, so the page holds only what it shows; the explorer asks for pages of them.
+
+#[cfg(target_arch = "wasm32")]
+#[path = "../web/protocol.rs"]
+mod protocol;
+
+#[cfg(target_arch = "wasm32")]
+mod worker {
+    use crate::protocol::{FromWorker, MassBins, Named, Scored, ToWorker};
+    use scorelens::explore::{Explorer, DEFAULT_CAP};
+    use scorelens::formats::{FORMATS, HEAD};
+    use scorelens::items::Mode;
+    use scorelens::profiles::Profile;
+    use scorelens::{Error, Options, Session};
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
+
+    /// Bytes read per slice: big enough that the per-await overhead vanishes, small enough that
+    /// progress moves and a cancel is felt within a fraction of a second.
+    const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
+
+    thread_local! {
+        /// Each run's item records, kept until the page forgets the run.
+        static EXPLORERS: RefCell<HashMap<u32, Explorer>> = RefCell::new(HashMap::new());
+        /// The current generation of each run: a cancel or a new score bumps it, and a scoring
+        /// task that sees a newer generation stops.
+        static GENERATION: RefCell<HashMap<u32, u32>> = RefCell::new(HashMap::new());
+    }
+
+    fn scope() -> DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+
+    fn post(msg: &FromWorker) {
+        match serde_wasm_bindgen::to_value(msg) {
+            Ok(v) => {
+                if let Err(e) = scope().post_message(&v) {
+                    web_sys::console::error_2(&"scorelens worker: post failed".into(), &e);
+                }
+            }
+            Err(e) => web_sys::console::error_1(&format!("scorelens worker: {e}").into()),
+        }
+    }
+
+    fn bump(run: u32) -> u32 {
+        GENERATION.with_borrow_mut(|g| {
+            let n = g.entry(run).or_insert(0);
+            *n += 1;
+            *n
+        })
+    }
+
+    fn current(run: u32, generation: u32) -> bool {
+        GENERATION.with_borrow(|g| g.get(&run) == Some(&generation))
+    }
+
+    pub fn start() {
+        std::panic::set_hook(Box::new(|info| {
+            web_sys::console::error_1(&format!("scorelens worker: {info}").into());
+        }));
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
+            match serde_wasm_bindgen::from_value::<ToWorker>(ev.data()) {
+                Ok(msg) => handle(msg),
+                Err(e) => web_sys::console::error_1(&format!("scorelens worker: {e}").into()),
+            }
+        });
+        scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let named = |name: &str, describe: &str| Named {
+            name: name.to_string(),
+            describe: describe.to_string(),
+        };
+        post(&FromWorker::Ready {
+            profiles: Profile::all()
+                .iter()
+                .map(|p| named(p.name, p.describe))
+                .collect(),
+            formats: FORMATS
+                .iter()
+                .map(|f| named(f.name(), f.describe()))
+                .collect(),
+        });
+    }
+
+    fn handle(msg: ToWorker) {
+        match msg {
+            ToWorker::Score {
+                run,
+                files,
+                profile,
+            } => {
+                let generation = bump(run);
+                let files: Vec<File> = files.iter().filter_map(|f| f.dyn_into().ok()).collect();
+                wasm_bindgen_futures::spawn_local(score(run, generation, files, profile));
+            }
+            ToWorker::Cancel { run } => {
+                bump(run);
+                post(&FromWorker::Cancelled { run });
+            }
+            ToWorker::Items {
+                run,
+                seq,
+                filter,
+                offset,
+                limit,
+            } => {
+                let page = EXPLORERS
+                    .with_borrow_mut(|e| e.get_mut(&run).map(|x| x.query(&filter, offset, limit)));
+                if let Some(page) = page {
+                    post(&FromWorker::Items { run, seq, page });
+                }
+            }
+            ToWorker::Forget { run } => {
+                bump(run);
+                EXPLORERS.with_borrow_mut(|e| e.remove(&run));
+            }
+        }
+    }
+
+    /// Why reading stopped early.
+    enum Stop {
+        Cancelled,
+        Read(String),
+    }
+
+    async fn bytes(file: &File, start: f64, end: f64) -> Result<Vec<u8>, Stop> {
+        let blob = file
+            .slice_with_f64_and_f64(start, end)
+            .map_err(|e| Stop::Read(format!("{e:?}")))?;
+        let buf = JsFuture::from(blob.array_buffer())
+            .await
+            .map_err(|e| Stop::Read(format!("{e:?}")))?;
+        Ok(js_sys::Uint8Array::new(&buf).to_vec())
+    }
+
+    async fn read_all(
+        session: &mut Session,
+        run: u32,
+        generation: u32,
+        files: &[File],
+    ) -> Result<f64, Stop> {
+        let total: f64 = files.iter().map(|f| f.size()).sum();
+        let mut done = 0.0;
+        for file in files {
+            let name = file.name();
+            let size = file.size();
+            let head = bytes(file, 0.0, size.min(HEAD as f64)).await?;
+            if !current(run, generation) {
+                return Err(Stop::Cancelled);
+            }
+            session.begin_file(&name, &head);
+            let mut at = 0.0;
+            while at < size {
+                let end = (at + CHUNK).min(size);
+                let chunk = bytes(file, at, end).await?;
+                if !current(run, generation) {
+                    return Err(Stop::Cancelled);
+                }
+                session.feed(&chunk);
+                done += end - at;
+                at = end;
+                post(&FromWorker::Progress {
+                    run,
+                    file: name.clone(),
+                    done,
+                    total,
+                });
+            }
+            session.end_file();
+        }
+        Ok(total)
+    }
+
+    async fn score(run: u32, generation: u32, files: Vec<File>, profile: Option<String>) {
+        let started = js_sys::Date::now();
+        let opts = Options {
+            profile,
+            ..Options::default()
+        };
+        let mut session = match Session::new(&opts) {
+            Ok(s) => s,
+            Err(e) => return fail(run, e),
+        };
+        session.keep_items(DEFAULT_CAP);
+        let bytes = match read_all(&mut session, run, generation, &files).await {
+            Ok(b) => b,
+            // A cancel was answered when it came; a newer score of the run replaces this one.
+            Err(Stop::Cancelled) => return,
+            Err(Stop::Read(why)) => {
+                return post(&FromWorker::Failed {
+                    run,
+                    error: format!("the browser could not read the file: {why}"),
+                    warnings: Vec::new(),
+                })
+            }
+        };
+        match session.finish_explored() {
+            Ok((report, explorer)) => {
+                let explorer = explorer.unwrap_or_else(|| Explorer::new(0));
+                let scored = Scored {
+                    json: report.to_json() + "\n",
+                    report,
+                    mass: MassBins {
+                        conditioning: explorer.mass_bins(Mode::Conditioning),
+                        mixing: explorer.mass_bins(Mode::Mixing),
+                    },
+                    kept: explorer.len() as u64,
+                    dropped: explorer.dropped(),
+                    bytes,
+                    millis: js_sys::Date::now() - started,
+                };
+                EXPLORERS.with_borrow_mut(|e| e.insert(run, explorer));
+                post(&FromWorker::Scored {
+                    run,
+                    scored: Box::new(scored),
+                });
+            }
+            Err(e) => fail(run, e),
+        }
+    }
+
+    fn fail(run: u32, e: Error) {
+        let warnings = match &e {
+            Error::NoItems(w) => w.clone(),
+            Error::Strict(w) => vec![w.clone()],
+            _ => Vec::new(),
+        };
+        post(&FromWorker::Failed {
+            run,
+            error: e.to_string(),
+            warnings,
+        });
+    }
+}
+
+fn main() {
+    #[cfg(target_arch = "wasm32")]
+    worker::start();
+}

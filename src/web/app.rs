@@ -1,0 +1,173 @@
+//! The page: landing with the drop zone, then one tab per run with its report, and the
+//! side-by-side comparison once two runs are scored.
+
+use super::client;
+use super::comparison::Comparison;
+use super::drop_zone::DropZone;
+use super::progress::Progress;
+use super::report_view::ReportView;
+use super::state::{AppState, Run, Status};
+use super::warnings::WarningList;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+#[component]
+pub fn App() -> impl IntoView {
+    let state = AppState::new();
+    provide_context(state);
+    client::init(state);
+    let has_runs = move || state.runs.with(|r| !r.is_empty());
+    let scored = move || {
+        state
+            .runs
+            .with(|r| r.iter().filter(|r| r.scored().is_some()).count())
+    };
+    view! {
+        <header class="top">
+            <h1><span class="mark" aria-hidden="true">"◔"</span>" scorelens"</h1>
+            <p class="privacy" data-testid="privacy">
+                "Scored on this device: files never leave your browser."
+            </p>
+            <a class="help" href="#formats">"Which files?"</a>
+        </header>
+        <main>
+            <DropZone />
+            <Show when=has_runs>
+                <Tabs />
+                <ActiveRun />
+            </Show>
+            <Show when=move || { scored() >= 2 }>
+                <Comparison />
+            </Show>
+            <Formats />
+        </main>
+    }
+}
+
+/// One tab per run, with a close button; arrow keys are not needed, each tab is a button.
+#[component]
+fn Tabs() -> impl IntoView {
+    let state = super::state::use_state();
+    let combine_offer = move || state.last_drop.with(|ids| ids.len() > 1);
+    view! {
+        <nav class="tabs" aria-label="Runs">
+            <For each=move || state.runs.get() key=|r: &Run| (r.id, r.title()) let:run>
+                <RunTab run=run />
+            </For>
+        </nav>
+        <Show when=combine_offer>
+            <p class="hint" data-testid="combine-offer">
+                "Each file was scored as its own run. "
+                <button
+                    class="link"
+                    on:click=move |_| client::combine(state, state.last_drop.get_untracked())
+                >
+                    "Read them as one run"
+                </button>
+                " (for formats that spread one run over several files)."
+            </p>
+        </Show>
+    }
+}
+
+#[component]
+fn RunTab(run: Run) -> impl IntoView {
+    let state = super::state::use_state();
+    let id = run.id;
+    let selected = move || state.active.get() == Some(id);
+    let title = run.title();
+    let close_label = format!("Close {title}");
+    view! {
+        <span class="tab" class:selected=selected>
+            <button
+                class="tab-name"
+                aria-pressed=move || selected().to_string()
+                on:click=move |_| state.active.set(Some(id))
+            >
+                {title}
+            </button>
+            <button
+                class="tab-close"
+                aria-label=close_label
+                title="Close"
+                on:click=move |_| client::close(state, id)
+            >
+                "×"
+            </button>
+        </span>
+    }
+}
+
+/// The selected run: its progress, its error, or its report.
+#[component]
+fn ActiveRun() -> impl IntoView {
+    let state = super::state::use_state();
+    let run = Memo::new(move |_| state.active.get().and_then(|id| state.run(id)));
+    // Re-render the report only when the run or its result changes, not on every progress tick.
+    let shown = Memo::new(move |_| {
+        run.with(|r| {
+            r.as_ref().map(|r| match &r.status {
+                Status::Waiting | Status::Reading { .. } => (r.id, 0, 0),
+                Status::Scored(s) => (r.id, 1, Arc::as_ptr(s) as usize),
+                Status::Failed { warnings, .. } => (r.id, 2, Arc::as_ptr(warnings) as usize),
+                Status::Cancelled => (r.id, 3, 0),
+            })
+        })
+    });
+    move || {
+        // Read (not just track) the memo: a lazy memo that is only tracked is not re-checked.
+        let _ = shown.get();
+        let Some(r) = run.get_untracked() else {
+            return ().into_any();
+        };
+        match r.status {
+            Status::Waiting | Status::Reading { .. } => view! { <Progress id=r.id /> }.into_any(),
+            Status::Scored(s) => view! { <ReportView id=r.id scored=s /> }.into_any(),
+            Status::Failed { error, warnings } => view! {
+                <section class="panel failed" role="alert" data-testid="failed">
+                    <h2>"No report"</h2>
+                    <p>{error}</p>
+                    <WarningList warnings=warnings />
+                </section>
+            }
+            .into_any(),
+            Status::Cancelled => view! {
+                <section class="panel" data-testid="cancelled">
+                    <p>"Scoring was cancelled. Drop the file again to score it."</p>
+                </section>
+            }
+            .into_any(),
+        }
+    }
+}
+
+/// What the app reads: the canonical format in brief, then every format the core detects.
+#[component]
+fn Formats() -> impl IntoView {
+    let state = super::state::use_state();
+    view! {
+        <details id="formats" class="panel formats" on:toggle=move |_| client::warm_up()>
+            <summary>"Which files does it read?"</summary>
+            <p>
+                "Predictions from lm-evaluation-harness, Inspect, HELM, RewardBench and other tools are "
+                "recognised by their content. The simplest input is JSON Lines, one item per line:"
+            </p>
+            <pre class="example">
+                "{\"id\": \"q1\", \"options\": [\"A\", \"B\", \"C\", \"D\"], \"gold\": \"B\", \"probs\": {\"A\": 0.1, \"B\": 0.7, \"C\": 0.1, \"D\": 0.05}}"
+            </pre>
+            <p>
+                "Optional fields: " <code>"type"</code> " (choice, binary, rating, multi, pair, best_of_n, consistency), "
+                <code>"group"</code> ", " <code>"tier"</code> ", " <code>"answer"</code> ", " <code>"logprobs"</code>
+                ", and a first line " <code>"{\"scorelens\": 1, \"model\": \"…\", \"benchmark\": \"…\"}"</code> "."
+            </p>
+            <Show when=move || state.formats.with(|f| !f.is_empty()) fallback=|| view! { <p class="muted">"Loading the list of formats…"</p> }>
+                <dl class="format-list" data-testid="format-list">
+                    {move || state.formats.get().into_iter().map(|f| view! {
+                        <dt>{f.name}</dt>
+                        <dd>{f.describe}</dd>
+                    }).collect_view()}
+                </dl>
+            </Show>
+        </details>
+    }
+}

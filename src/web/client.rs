@@ -1,0 +1,242 @@
+//! The page's side of the worker: starts it at first need, queues messages until it says Ready,
+//! and turns its answers into state changes.
+//!
+//! File handles stay here (they are not plain data for signals), keyed by run, so that a run can be
+//! scored again with another profile or merged with others without asking the user again.
+
+use super::protocol::{FromWorker, ToWorker};
+use super::state::{AppState, Run, Status};
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{File, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+struct Client {
+    worker: Worker,
+    ready: bool,
+    queue: Vec<JsValue>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
+    static FILES: RefCell<HashMap<u32, Vec<File>>> = RefCell::new(HashMap::new());
+    static NEXT_RUN: RefCell<u32> = const { RefCell::new(1) };
+    static STATE: RefCell<Option<AppState>> = const { RefCell::new(None) };
+}
+
+/// Gives the client the state its answers update; the app calls this once.
+pub fn init(state: AppState) {
+    STATE.with_borrow_mut(|s| *s = Some(state));
+}
+
+fn state() -> Option<AppState> {
+    STATE.with_borrow(|s| *s)
+}
+
+fn log_error(what: &str, e: &JsValue) {
+    web_sys::console::error_2(&format!("scorelens: {what}").into(), e);
+}
+
+fn start() -> Option<Client> {
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Module);
+    let worker = match Worker::new_with_options("./worker_loader.js", &opts) {
+        Ok(w) => w,
+        Err(e) => {
+            log_error("the scoring worker did not start", &e);
+            return None;
+        }
+    };
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
+        match serde_wasm_bindgen::from_value::<FromWorker>(ev.data()) {
+            Ok(msg) => receive(msg),
+            Err(e) => log_error("unreadable message from the worker", &e.into()),
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    Some(Client {
+        worker,
+        ready: false,
+        queue: Vec::new(),
+        _on_message: on_message,
+    })
+}
+
+/// Starts the worker if it is not running yet (opening the formats list does this too).
+pub fn warm_up() {
+    CLIENT.with_borrow_mut(|c| {
+        if c.is_none() {
+            *c = start();
+        }
+    });
+}
+
+/// Sends a message, starting the worker first if needed.
+pub fn send(msg: &ToWorker) {
+    let value = match serde_wasm_bindgen::to_value(msg) {
+        Ok(v) => v,
+        Err(e) => return log_error("message not sent", &e.into()),
+    };
+    warm_up();
+    CLIENT.with_borrow_mut(|c| {
+        if let Some(c) = c.as_mut() {
+            if c.ready {
+                if let Err(e) = c.worker.post_message(&value) {
+                    log_error("message not sent", &e);
+                }
+            } else {
+                c.queue.push(value);
+            }
+        }
+    });
+}
+
+fn receive(msg: FromWorker) {
+    let Some(state) = state() else { return };
+    match msg {
+        FromWorker::Ready { profiles, formats } => {
+            state.profiles.set(profiles);
+            state.formats.set(formats);
+            CLIENT.with_borrow_mut(|c| {
+                if let Some(c) = c.as_mut() {
+                    c.ready = true;
+                    for v in c.queue.drain(..) {
+                        if let Err(e) = c.worker.post_message(&v) {
+                            log_error("message not sent", &e);
+                        }
+                    }
+                }
+            });
+        }
+        FromWorker::Progress {
+            run,
+            file,
+            done,
+            total,
+        } => state.update_run(run, |r| {
+            r.status = Status::Reading { file, done, total };
+        }),
+        FromWorker::Scored { run, scored } => {
+            state.update_run(run, |r| r.status = Status::Scored(Arc::new(*scored)));
+        }
+        FromWorker::Failed {
+            run,
+            error,
+            warnings,
+        } => state.update_run(run, |r| {
+            r.status = Status::Failed {
+                error,
+                warnings: Arc::new(warnings),
+            }
+        }),
+        FromWorker::Cancelled { run } => state.update_run(run, |r| r.status = Status::Cancelled),
+        FromWorker::Items { run, seq, page } => state.items.set(Some((run, seq, Arc::new(page)))),
+    }
+}
+
+fn next_id() -> u32 {
+    NEXT_RUN.with_borrow_mut(|n| {
+        *n += 1;
+        *n - 1
+    })
+}
+
+fn files_array(files: &[File]) -> js_sys::Array {
+    files.iter().collect()
+}
+
+fn score(run: u32, profile: Option<String>) {
+    let files = FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default());
+    send(&ToWorker::Score {
+        run,
+        files: files_array(&files),
+        profile,
+    });
+}
+
+fn label(files: &[File]) -> String {
+    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+    names.join(" + ")
+}
+
+/// Adds runs for dropped or picked files: one run for all when `together`, else one per file.
+pub fn add(state: AppState, files: Vec<File>, together: bool) {
+    if files.is_empty() {
+        return;
+    }
+    let groups: Vec<Vec<File>> = if together || files.len() == 1 {
+        vec![files]
+    } else {
+        files.into_iter().map(|f| vec![f]).collect()
+    };
+    let mut ids = Vec::new();
+    for group in groups {
+        let id = next_id();
+        let run = Run {
+            id,
+            label: label(&group),
+            files: group.len(),
+            profile: None,
+            status: Status::Waiting,
+        };
+        FILES.with_borrow_mut(|f| f.insert(id, group));
+        state.runs.update(|runs| runs.push(run));
+        score(id, None);
+        ids.push(id);
+    }
+    state.active.set(ids.first().copied());
+    state
+        .last_drop
+        .set(if ids.len() > 1 { ids } else { Vec::new() });
+}
+
+/// Scores a run again under another profile (`None`: the file decides).
+pub fn rescore(state: AppState, run: u32, profile: Option<String>) {
+    state.update_run(run, |r| {
+        r.profile = profile.clone();
+        r.status = Status::Waiting;
+    });
+    score(run, profile);
+}
+
+pub fn cancel(run: u32) {
+    send(&ToWorker::Cancel { run });
+}
+
+/// Closes a run and frees its items in the worker.
+pub fn close(state: AppState, run: u32) {
+    FILES.with_borrow_mut(|f| f.remove(&run));
+    send(&ToWorker::Forget { run });
+    state.runs.update(|runs| runs.retain(|r| r.id != run));
+    state.last_drop.update(|ids| ids.retain(|&i| i != run));
+    if state.active.get_untracked() == Some(run) {
+        state
+            .active
+            .set(state.runs.with_untracked(|r| r.last().map(|r| r.id)));
+    }
+}
+
+/// Replaces the given runs by one run that reads all their files together.
+pub fn combine(state: AppState, runs: Vec<u32>) {
+    let mut files = Vec::new();
+    for &run in &runs {
+        files.extend(FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default()));
+        close(state, run);
+    }
+    add(state, files, true);
+}
+
+/// Asks the worker for a page of a run's items.
+pub fn items(run: u32, seq: u32, filter: scorelens::explore::Filter, offset: u64, limit: u64) {
+    send(&ToWorker::Items {
+        run,
+        seq,
+        filter,
+        offset,
+        limit,
+    });
+}

@@ -1,0 +1,143 @@
+//! Models side by side: one column per scored run, the headline and calibration figures in rows,
+//! and the runs' reliability curves overlaid.
+
+use super::export::Export;
+use super::fmt::{self, Kind};
+use super::reliability::{Reliability, Series};
+use super::state::{use_state, Binning, Reading, Run};
+use super::tables::{Cell, Table};
+use leptos::prelude::*;
+use scorelens::Report;
+
+type Getter = fn(&Report) -> Option<f64>;
+
+/// Rows: label, kind, figure.
+const ROWS: [(&str, Kind, Getter); 15] = [
+    ("items", Kind::Score, |r| Some(r.items as f64)),
+    ("skipped", Kind::Score, |r| Some(r.skipped as f64)),
+    ("I", Kind::Points, |r| {
+        r.ic.as_ref().and_then(|i| i.overall.i)
+    }),
+    ("C", Kind::Points, |r| {
+        r.ic.as_ref().and_then(|i| i.overall.c)
+    }),
+    ("accuracy", Kind::Share, |r| r.metrics.accuracy),
+    ("normalized", Kind::Score, |r| r.metrics.normalized),
+    ("macro accuracy", Kind::Share, |r| r.metrics.macro_accuracy),
+    ("invalid share", Kind::Share, |r| r.metrics.invalid_share),
+    ("outside mass", Kind::Score, |r| r.metrics.outside_mass),
+    ("ECE conditioning", Kind::Score, |r| r.conditioning.ece),
+    ("ECE mixing", Kind::Score, |r| r.mixing.ece),
+    ("ECE equal-mass", Kind::Score, |r| r.conditioning.ece_em),
+    ("Brier conditioning", Kind::Score, |r| r.conditioning.brier),
+    ("EPA conditioning", Kind::Score, |r| r.conditioning.epa),
+    ("NLL conditioning", Kind::Score, |r| r.conditioning.nll),
+];
+
+fn cell(v: Option<f64>, kind: Kind, label: &str) -> String {
+    if matches!(label, "items" | "skipped") {
+        v.map_or_else(|| fmt::NA.to_string(), |n| fmt::count(n as u64))
+    } else {
+        fmt::show(v, kind)
+    }
+}
+
+fn table(runs: &[Run]) -> Table {
+    let mut columns = vec!["figure".to_string()];
+    columns.extend(runs.iter().map(Run::title));
+    let rows = ROWS
+        .iter()
+        .filter(|(_, _, get)| {
+            runs.iter()
+                .any(|r| r.scored().is_some_and(|s| get(&s.report).is_some()))
+        })
+        .map(|&(label, _, get)| {
+            let mut row = vec![Cell::from(label)];
+            row.extend(
+                runs.iter()
+                    .map(|r| Cell::Num(r.scored().and_then(|s| get(&s.report)))),
+            );
+            row
+        })
+        .collect();
+    Table {
+        title: "Comparison".to_string(),
+        columns,
+        rows,
+    }
+}
+
+#[component]
+pub fn Comparison() -> impl IntoView {
+    let state = use_state();
+    let runs = Memo::new(move |_| {
+        state
+            .runs
+            .get()
+            .into_iter()
+            .filter(|r| r.scored().is_some())
+            .collect::<Vec<Run>>()
+    });
+    let series = Signal::derive(move || {
+        let mixing = state.reading.get() == Reading::Mixing;
+        let mass = state.binning.get() == Binning::EqualMass;
+        runs.get()
+            .iter()
+            .filter_map(|r| {
+                let s = r.scored()?;
+                let bins = match (mixing, mass) {
+                    (false, false) => s.report.conditioning.bins.clone(),
+                    (true, false) => s.report.mixing.bins.clone(),
+                    (false, true) => s.mass.conditioning.clone(),
+                    (true, true) => s.mass.mixing.clone(),
+                };
+                Some(Series {
+                    name: r.title(),
+                    bins,
+                })
+            })
+            .collect::<Vec<Series>>()
+    });
+    let caption = Signal::derive(move || {
+        let reading = if state.reading.get() == Reading::Mixing {
+            "mixing"
+        } else {
+            "conditioning"
+        };
+        let binning = if state.binning.get() == Binning::EqualMass {
+            "equal-mass"
+        } else {
+            "equal-width"
+        };
+        format!("Reliability of each run, {reading}, {binning} bins; the dashed diagonal is perfect calibration.")
+    });
+    view! {
+        <section class="panel comparison" data-testid="comparison">
+            <h2>"Side by side"</h2>
+            {move || {
+                let list = runs.get();
+                let t = table(&list);
+                let head = t.columns.iter().skip(1).map(|c| view! { <th class="num" scope="col">{c.clone()}</th> }).collect_view();
+                let body = t.rows.iter().map(|row| {
+                    let label = match row.first() { Some(Cell::Text(s)) => s.clone(), _ => String::new() };
+                    let kind = ROWS.iter().find(|r| r.0 == label).map_or(Kind::Score, |r| r.1);
+                    let cells = row.iter().skip(1).map(|c| {
+                        let v = match c { Cell::Num(v) => *v, Cell::Text(_) => None };
+                        view! { <td class="num" data-value=fmt::exact(v)>{cell(v, kind, &label)}</td> }
+                    }).collect_view();
+                    view! { <tr data-figure=label.clone()><th scope="row">{label.clone()}</th>{cells}</tr> }
+                }).collect_view();
+                view! {
+                    <div class="scroll">
+                        <table class="figures">
+                            <thead><tr><th></th>{head}</tr></thead>
+                            <tbody>{body}</tbody>
+                        </table>
+                    </div>
+                    <Export stem="comparison" json=None tables=vec![t] svg="reliability-comparison" />
+                }
+            }}
+            <Reliability id="reliability-comparison" series=series caption=caption />
+        </section>
+    }
+}

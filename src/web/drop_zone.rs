@@ -1,0 +1,155 @@
+//! The landing: a drop zone that takes one or several files, a file picker, and a button for
+//! each sample the site ships (listed in `samples/index.json`, written at build time).
+
+use super::client;
+use super::state::use_state;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde::Deserialize;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{File, FileList, HtmlInputElement};
+
+/// One entry of the samples manifest: a file, or a folder of files read as one run.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+struct Sample {
+    name: String,
+    files: Vec<String>,
+    bytes: f64,
+}
+
+fn list(files: Option<FileList>) -> Vec<File> {
+    let Some(files) = files else {
+        return Vec::new();
+    };
+    (0..files.length()).filter_map(|i| files.get(i)).collect()
+}
+
+async fn fetch(url: &str) -> Result<web_sys::Response, wasm_bindgen::JsValue> {
+    let window = web_sys::window().ok_or("no window")?;
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await?
+        .dyn_into()?;
+    if resp.ok() {
+        Ok(resp)
+    } else {
+        Err(format!("{url}: HTTP {}", resp.status()).into())
+    }
+}
+
+async fn manifest() -> Result<Vec<Sample>, wasm_bindgen::JsValue> {
+    let json = JsFuture::from(fetch("samples/index.json").await?.json()?).await?;
+    Ok(serde_wasm_bindgen::from_value(json)?)
+}
+
+async fn sample_files(sample: &Sample) -> Result<Vec<File>, wasm_bindgen::JsValue> {
+    let mut files = Vec::new();
+    for path in &sample.files {
+        let blob = JsFuture::from(fetch(&format!("samples/{path}")).await?.blob()?).await?;
+        let name = path.rsplit('/').next().unwrap_or(path);
+        files.push(File::new_with_blob_sequence(
+            &js_sys::Array::of1(&blob),
+            name,
+        )?);
+    }
+    Ok(files)
+}
+
+#[component]
+pub fn DropZone() -> impl IntoView {
+    let state = use_state();
+    let over = RwSignal::new(false);
+    let samples = RwSignal::new(Vec::<Sample>::new());
+    let input = NodeRef::<leptos::html::Input>::new();
+    spawn_local(async move {
+        match manifest().await {
+            Ok(list) => samples.set(list),
+            Err(e) => web_sys::console::warn_2(&"scorelens: no samples list".into(), &e),
+        }
+    });
+    let compact = move || state.runs.with(|r| !r.is_empty());
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        over.set(false);
+        let files = list(ev.data_transfer().and_then(|d| d.files()));
+        client::add(state, files, state.combine.get_untracked());
+    };
+    let on_pick = move |ev: web_sys::Event| {
+        let Some(el) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let files = list(el.files());
+        el.set_value("");
+        client::add(state, files, state.combine.get_untracked());
+    };
+    let open_picker = move |_| {
+        if let Some(el) = input.get() {
+            el.click();
+        }
+    };
+    let try_sample = move |sample: Sample| {
+        spawn_local(async move {
+            match sample_files(&sample).await {
+                Ok(files) => client::add(state, files, true),
+                Err(e) => web_sys::console::error_2(&"scorelens: sample not loaded".into(), &e),
+            }
+        })
+    };
+    view! {
+        <section
+            class="drop"
+            class:over=move || over.get()
+            class:compact=compact
+            data-testid="drop-zone"
+            on:dragenter=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); }
+            on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); }
+            on:dragleave=move |_| over.set(false)
+            on:drop=on_drop
+        >
+            <p class="drop-title">"Drop predictions files here"</p>
+            <p class="drop-sub">
+                <button class="primary" on:click=open_picker>"Choose files…"</button>
+                <input
+                    node_ref=input
+                    type="file"
+                    multiple
+                    class="visually-hidden"
+                    tabindex="-1"
+                    aria-label="Predictions files"
+                    data-testid="file-input"
+                    on:change=on_pick
+                />
+            </p>
+            <label class="together">
+                <input
+                    type="checkbox"
+                    prop:checked=move || state.combine.get()
+                    on:change=move |ev| state.combine.set(event_target_checked(&ev))
+                />
+                " Read several files as one run (formats that split a run over files); otherwise each file is a model to compare"
+            </label>
+            <Show when=move || samples.with(|s| !s.is_empty())>
+                <div class="samples" role="group" aria-label="Samples">
+                    <span class="muted">"Try a sample: "</span>
+                    {move || samples.get().into_iter().map(|s| {
+                        let title = format!("{} ({})", s.files.join(", "), super::fmt::bytes(s.bytes));
+                        let (name, key) = (s.name.clone(), s.name.clone());
+                        view! {
+                            <button class="sample" title=title data-sample=key on:click=move |_| try_sample(s.clone())>
+                                {name}
+                            </button>
+                        }
+                    }).collect_view()}
+                </div>
+            </Show>
+            <p class="muted small">
+                "Nothing is uploaded: the files are read and scored by WebAssembly inside this page, "
+                "and no request leaves it. "
+                <a href="#formats">"Which formats are read"</a>
+            </p>
+        </section>
+    }
+}

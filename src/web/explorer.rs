@@ -1,0 +1,190 @@
+//! The item explorer: a filterable, virtualised list of the run's items. The records live in the
+//! worker; the list asks for the page around what is visible, so a million items cost the page
+//! only the rows on screen.
+
+use super::client;
+use super::fmt::{self, Kind};
+use super::state::use_state;
+use leptos::prelude::*;
+use scorelens::explore::{Filter, Order, Row, Show};
+
+/// Row height in pixels (fixed, so that the scroll position says which rows are visible).
+const ROW: f64 = 30.0;
+/// Rows asked for at once; several screens' worth, so that scrolling rarely waits.
+const PAGE: u64 = 90;
+/// Rows kept above the first visible one.
+const BEFORE: u64 = 30;
+
+fn show_value(s: Show) -> &'static str {
+    match s {
+        Show::All => "all",
+        Show::Wrong => "wrong",
+        Show::Invalid => "invalid",
+        Show::ConfidentWrong => "confident-wrong",
+    }
+}
+
+fn parse_show(v: &str) -> Show {
+    match v {
+        "wrong" => Show::Wrong,
+        "invalid" => Show::Invalid,
+        "confident-wrong" => Show::ConfidentWrong,
+        _ => Show::All,
+    }
+}
+
+fn verdict(r: &Row) -> (&'static str, &'static str) {
+    if r.answer.is_none() {
+        ("invalid", "invalid")
+    } else if r.credit >= 1.0 {
+        ("right", "✓")
+    } else if r.credit > 0.0 {
+        ("partial", "½")
+    } else {
+        ("wrong", "✗")
+    }
+}
+
+#[component]
+pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
+    let state = use_state();
+    let show = RwSignal::new(Show::All);
+    let threshold = RwSignal::new(0.8);
+    let text = RwSignal::new(String::new());
+    let order = RwSignal::new(Order::File);
+    let total = RwSignal::new(0u64);
+    let loaded = RwSignal::new((0u64, Vec::<Row>::new()));
+    let scroll = RwSignal::new(0.0f64);
+    let seq = StoredValue::new(0u32);
+    let viewport = NodeRef::<leptos::html::Div>::new();
+
+    let filter = Memo::new(move |_| Filter {
+        show: show.get(),
+        threshold: threshold.get(),
+        text: text.get(),
+        group: state.group_filter.get(),
+        order: order.get(),
+    });
+    let request = move |offset: u64| {
+        let n = seq.get_value() + 1;
+        seq.set_value(n);
+        client::items(id, n, filter.get_untracked(), offset, PAGE);
+    };
+    // A new filter starts from the top.
+    Effect::new(move |_| {
+        let _ = filter.get();
+        if let Some(el) = viewport.get_untracked() {
+            el.set_scroll_top(0);
+        }
+        scroll.set(0.0);
+        request(0);
+    });
+    Effect::new(move |_| {
+        if let Some((run, n, page)) = state.items.get() {
+            if run == id && n == seq.get_value() {
+                total.set(page.total);
+                loaded.set((page.offset, page.rows.clone()));
+            }
+        }
+    });
+    let on_scroll = move |_| {
+        let Some(el) = viewport.get_untracked() else {
+            return;
+        };
+        let top = f64::from(el.scroll_top());
+        scroll.set(top);
+        let first = (top / ROW) as u64;
+        let visible = (f64::from(el.client_height()) / ROW).ceil() as u64 + 1;
+        let (offset, len) = loaded.with_untracked(|(o, r)| (*o, r.len() as u64));
+        let end = (first + visible).min(total.get_untracked());
+        if first < offset || end > offset + len {
+            request(first.saturating_sub(BEFORE));
+        }
+    };
+    let group_options = groups
+        .into_iter()
+        .map(|g| view! { <option value=g.clone()>{g.clone()}</option> })
+        .collect_view();
+    let rows = move || {
+        let (offset, rows) = loaded.get();
+        rows.into_iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let top = (offset + i as u64) as f64 * ROW;
+                let (class, mark) = verdict(&r);
+                let place = match r.line {
+                    Some(l) => format!("{}:{l}", r.file),
+                    None => r.file.clone(),
+                };
+                view! {
+                    <div class=format!("item {class}") role="row" data-id=r.id.clone() style:transform=format!("translateY({top}px)")>
+                        <span role="cell" class="mark" title=class>{mark}</span>
+                        <span role="cell" class="id" title=place>{r.id.clone()}</span>
+                        <span role="cell" class="group">{r.group.clone()}</span>
+                        <span role="cell" class="kind">{r.kind.clone()}</span>
+                        <span role="cell" class="gold">{r.gold.clone()}</span>
+                        <span role="cell" class="answer">{r.answer.clone().unwrap_or_else(|| "invalid".to_string())}</span>
+                        <span role="cell" class="num" data-value=fmt::exact(r.confidence)>{fmt::show(r.confidence, Kind::Score)}</span>
+                        <span role="cell" class="num">{fmt::show(r.confidence_mixing, Kind::Score)}</span>
+                    </div>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="panel explorer" data-testid="explorer">
+            <h3>"Items"</h3>
+            <div class="filters">
+                <label>"Show "
+                    <select data-testid="explorer-show" on:change=move |ev| show.set(parse_show(&event_target_value(&ev)))>
+                        <option value=show_value(Show::All)>"all items"</option>
+                        <option value=show_value(Show::Wrong)>"wrong"</option>
+                        <option value=show_value(Show::Invalid)>"invalid answers"</option>
+                        <option value=show_value(Show::ConfidentWrong)>"wrong with high confidence"</option>
+                    </select>
+                </label>
+                <Show when=move || show.get() == Show::ConfidentWrong>
+                    <label>"confidence ≥ "
+                        <input type="number" min="0" max="1" step="0.05" class="narrow"
+                            prop:value=move || threshold.get().to_string()
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { threshold.set(v); } }
+                        />
+                    </label>
+                </Show>
+                <label>"Group "
+                    <select data-testid="explorer-group"
+                        prop:value=move || state.group_filter.get().unwrap_or_default()
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            state.group_filter.set((!v.is_empty()).then_some(v));
+                        }
+                    >
+                        <option value="">"all groups"</option>
+                        {group_options}
+                    </select>
+                </label>
+                <label>"Order "
+                    <select on:change=move |ev| order.set(if event_target_value(&ev) == "confidence" { Order::Confidence } else { Order::File })>
+                        <option value="file">"as in the file"</option>
+                        <option value="confidence">"most confident first"</option>
+                    </select>
+                </label>
+                <input type="search" placeholder="Search id, group, label" aria-label="Search items" data-testid="explorer-search"
+                    on:input=move |ev| text.set(event_target_value(&ev)) />
+                <span class="muted" data-testid="explorer-total" data-value=move || total.get().to_string()>
+                    {move || format!("{} of {} items", fmt::count(total.get()), fmt::count(kept))}
+                </span>
+            </div>
+            <div class="item head" role="row">
+                <span></span><span>"id"</span><span>"group"</span><span>"type"</span><span>"gold"</span><span>"answer"</span>
+                <span class="num" title="confidence under conditioning">"conf."</span>
+                <span class="num" title="confidence under mixing">"mix."</span>
+            </div>
+            <div class="viewport" node_ref=viewport on:scroll=on_scroll role="table" aria-label="Items" tabindex="0">
+                <div class="spacer" style:height=move || format!("{}px", total.get() as f64 * ROW)>
+                    {rows}
+                </div>
+            </div>
+        </section>
+    }
+}

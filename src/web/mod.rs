@@ -1,0 +1,49 @@
+//! The Leptos app (wasm32 only): one component per file, the worker protocol and its client.
+//!
+//! The page never scores: it hands `File` handles to the worker (src/bin/worker.rs) and shows
+//! the `Report` that comes back, the same as the CLI's `--json`.
+
+mod app;
+mod cards;
+mod client;
+mod comparison;
+mod cond_mix;
+mod drop_zone;
+mod explorer;
+mod export;
+mod fmt;
+mod groups;
+mod header;
+mod ic;
+mod notes;
+mod progress;
+pub mod protocol;
+mod reliability;
+mod report_view;
+mod state;
+mod tables;
+mod toggles;
+mod warnings;
+
+/// Mounts the app on the page's body and registers the offline cache.
+pub fn mount() {
+    // A panic shows in the console (and fails the browser tests) instead of a bare trap.
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&format!("scorelens: {info}").into());
+    }));
+    leptos::mount::mount_to_body(app::App);
+    offline();
+}
+
+/// Registers sw.js, which keeps the site's own files for offline use. Browsers offer service
+/// workers only in secure contexts (https, localhost); elsewhere the page works online only.
+fn offline() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let navigator = window.navigator();
+    let has = js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false);
+    if has && window.is_secure_context() {
+        let _ = navigator.service_worker().register("./sw.js");
+    }
+}

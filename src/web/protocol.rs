@@ -1,0 +1,98 @@
+//! The messages between the page and the scoring worker: one enum for each direction.
+//!
+//! Both sides convert with `serde_wasm_bindgen`. Files travel as handles, not bytes: the `Array`
+//! of `File`s is kept as it is (`preserve`), which needs an externally tagged enum (an internally
+//! tagged one loses it). Numbers cross as JS numbers, so every f64 arrives bit for bit.
+
+use scorelens::explore::{Filter, Page};
+use scorelens::metrics::ece::BinReport;
+use scorelens::{Report, Warning};
+use serde::{Deserialize, Serialize};
+
+/// From the page to the worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// Score these files as one run; a run id already scored is scored again (a new profile).
+    Score {
+        run: u32,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        files: js_sys::Array,
+        profile: Option<String>,
+    },
+    /// Stop scoring the run at the next chunk.
+    Cancel { run: u32 },
+    /// A page of the run's items for the explorer; `seq` comes back with the answer.
+    Items {
+        run: u32,
+        seq: u32,
+        filter: Filter,
+        offset: u64,
+        limit: u64,
+    },
+    /// The run was closed: free its items.
+    Forget { run: u32 },
+}
+
+/// A profile or a format the core knows, for menus and the format help.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Named {
+    pub name: String,
+    pub describe: String,
+}
+
+/// The equal-mass bins of both readings (the report carries only equal-width ones).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct MassBins {
+    pub conditioning: Vec<BinReport>,
+    pub mixing: Vec<BinReport>,
+}
+
+/// A finished run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scored {
+    pub report: Report,
+    /// The report exactly as the CLI's `--json` prints it.
+    pub json: String,
+    pub mass: MassBins,
+    /// Items kept for the explorer, and those beyond its cap.
+    pub kept: u64,
+    pub dropped: u64,
+    /// Bytes read and the wall time it took, in milliseconds.
+    pub bytes: f64,
+    pub millis: f64,
+}
+
+/// From the worker to the page.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// The worker runs; messages sent before this are lost, so the page waits for it.
+    Ready {
+        profiles: Vec<Named>,
+        formats: Vec<Named>,
+    },
+    /// Bytes of the run read so far; `file` is being read.
+    Progress {
+        run: u32,
+        file: String,
+        done: f64,
+        total: f64,
+    },
+    Scored {
+        run: u32,
+        scored: Box<Scored>,
+    },
+    /// No report: the error and, when there were any, the warnings that explain it.
+    Failed {
+        run: u32,
+        error: String,
+        warnings: Vec<Warning>,
+    },
+    Cancelled {
+        run: u32,
+    },
+    Items {
+        run: u32,
+        seq: u32,
+        page: Page,
+    },
+}

@@ -1,0 +1,257 @@
+//! The reliability diagram in SVG: accuracy per bin against mean confidence, the diagonal, the
+//! gap shaded, Wilson intervals, and the bin counts as a histogram underneath.
+//!
+//! One series draws bars; several (two readings, or several runs) draw lines over each other.
+//! Every bar and count carries its figures in `data-*` attributes for tests and export.
+
+use super::fmt::{self, Kind};
+use leptos::prelude::*;
+use scorelens::metrics::ece::BinReport;
+
+/// One curve: a name for the legend and its bins.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub bins: Vec<BinReport>,
+}
+
+const W: f64 = 560.0;
+const LEFT: f64 = 52.0;
+const RIGHT: f64 = 16.0;
+const TOP: f64 = 14.0;
+const PLOT: f64 = 300.0;
+const GAP: f64 = 44.0;
+const HIST: f64 = 70.0;
+const BOTTOM: f64 = 34.0;
+const H: f64 = TOP + PLOT + GAP + HIST + BOTTOM;
+const PW: f64 = W - LEFT - RIGHT;
+
+fn x(c: f64) -> f64 {
+    LEFT + c.clamp(0.0, 1.0) * PW
+}
+
+fn y(a: f64) -> f64 {
+    TOP + (1.0 - a.clamp(0.0, 1.0)) * PLOT
+}
+
+fn px(v: f64) -> String {
+    format!("{v:.2}")
+}
+
+fn describe(b: &BinReport) -> String {
+    let mut s = format!(
+        "confidence {:.2}–{:.2}: {} items",
+        b.lo,
+        b.hi,
+        fmt::count(b.count)
+    );
+    if let (Some(a), Some(c)) = (b.accuracy, b.confidence) {
+        s.push_str(&format!(
+            ", accuracy {}, mean confidence {}",
+            fmt::show(Some(a), Kind::Share),
+            fmt::show(Some(c), Kind::Score)
+        ));
+    }
+    if let (Some(lo), Some(hi)) = (b.ci_lo, b.ci_hi) {
+        s.push_str(&format!(
+            ", 95% Wilson {}–{}",
+            fmt::show(Some(lo), Kind::Share),
+            fmt::show(Some(hi), Kind::Share)
+        ));
+    }
+    s
+}
+
+fn axes() -> impl IntoView {
+    let ticks = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0];
+    view! {
+        <g class="axes">
+            {ticks.iter().map(|&t| view! {
+                <line class="grid" x1=px(x(0.0)) x2=px(x(1.0)) y1=px(y(t)) y2=px(y(t)) />
+                <line class="grid" x1=px(x(t)) x2=px(x(t)) y1=px(y(0.0)) y2=px(y(1.0)) />
+                <text class="tick" x=px(LEFT - 6.0) y=px(y(t) + 4.0) text-anchor="end">{format!("{t:.1}")}</text>
+                <text class="tick" x=px(x(t)) y=px(TOP + PLOT + 16.0) text-anchor="middle">{format!("{t:.1}")}</text>
+            }).collect_view()}
+            <line class="diagonal" x1=px(x(0.0)) y1=px(y(0.0)) x2=px(x(1.0)) y2=px(y(1.0)) />
+            <rect class="frame" x=px(LEFT) y=px(TOP) width=px(PW) height=px(PLOT) />
+            <text class="axis-label" x=px(LEFT + PW / 2.0) y=px(TOP + PLOT + 32.0) text-anchor="middle">"Confidence"</text>
+            <text class="axis-label" transform=format!("translate(14 {}) rotate(-90)", px(TOP + PLOT / 2.0)) text-anchor="middle">"Accuracy"</text>
+        </g>
+    }
+}
+
+fn whisker(b: &BinReport, at: f64, series: usize) -> Option<impl IntoView> {
+    let (lo, hi) = (b.ci_lo?, b.ci_hi?);
+    let cap = 4.0;
+    Some(view! {
+        <g class=format!("ci s{series}")>
+            <line x1=px(at) x2=px(at) y1=px(y(lo)) y2=px(y(hi)) />
+            <line x1=px(at - cap) x2=px(at + cap) y1=px(y(lo)) y2=px(y(lo)) />
+            <line x1=px(at - cap) x2=px(at + cap) y1=px(y(hi)) y2=px(y(hi)) />
+        </g>
+    })
+}
+
+/// Bars for a single series.
+fn bars(bins: &[BinReport]) -> impl IntoView {
+    bins.iter()
+        .enumerate()
+        .filter(|(_, b)| b.count > 0)
+        .map(|(i, b)| {
+            let (x0, x1) = (x(b.lo) + 1.0, x(b.hi) - 1.0);
+            let acc = b.accuracy.unwrap_or(0.0);
+            let conf = b.confidence.unwrap_or(0.0);
+            let over = conf > acc;
+            let (g0, g1) = (y(acc.max(conf)), y(acc.min(conf)));
+            view! {
+                <g class="bin">
+                    <rect
+                        class="bar s0"
+                        data-bin=i.to_string()
+                        data-count=b.count.to_string()
+                        data-accuracy=fmt::exact(b.accuracy)
+                        data-confidence=fmt::exact(b.confidence)
+                        data-ci-lo=fmt::exact(b.ci_lo)
+                        data-ci-hi=fmt::exact(b.ci_hi)
+                        x=px(x0) width=px((x1 - x0).max(0.5)) y=px(y(acc)) height=px(y(0.0) - y(acc))
+                    >
+                        <title>{describe(b)}</title>
+                    </rect>
+                    <rect
+                        class=if over { "gap over" } else { "gap under" }
+                        x=px(x0) width=px((x1 - x0).max(0.5)) y=px(g0) height=px(g1 - g0)
+                    />
+                    <line class="mean-conf" x1=px(x0) x2=px(x1) y1=px(y(conf)) y2=px(y(conf)) />
+                    {whisker(b, (x0 + x1) / 2.0, 0)}
+                </g>
+            }
+        })
+        .collect_view()
+}
+
+/// A line with points for each series, drawn at (mean confidence, accuracy).
+fn lines(series: &[Series]) -> impl IntoView {
+    series
+        .iter()
+        .enumerate()
+        .map(|(s, ser)| {
+            let filled: Vec<(usize, &BinReport)> =
+                ser.bins.iter().enumerate().filter(|(_, b)| b.count > 0).collect();
+            let points: Vec<String> = filled
+                .iter()
+                .filter_map(|(_, b)| Some(format!("{},{}", px(x(b.confidence?)), px(y(b.accuracy?)))))
+                .collect();
+            view! {
+                <g class=format!("series s{s}") data-series=ser.name.clone()>
+                    <polyline class="curve" points=points.join(" ") />
+                    {filled.into_iter().map(|(i, b)| {
+                        let (cx, cy) = (x(b.confidence.unwrap_or(0.0)), y(b.accuracy.unwrap_or(0.0)));
+                        view! {
+                            {whisker(b, cx, s)}
+                            <circle
+                                class="point"
+                                data-bin=i.to_string()
+                                data-count=b.count.to_string()
+                                data-accuracy=fmt::exact(b.accuracy)
+                                data-confidence=fmt::exact(b.confidence)
+                                cx=px(cx) cy=px(cy) r="4"
+                            >
+                                <title>{format!("{}: {}", ser.name, describe(b))}</title>
+                            </circle>
+                        }
+                    }).collect_view()}
+                </g>
+            }
+        })
+        .collect_view()
+}
+
+/// The count histogram under the diagram; several series share each bin's width.
+fn histogram(series: &[Series]) -> impl IntoView {
+    let top = TOP + PLOT + GAP;
+    let max = series
+        .iter()
+        .flat_map(|s| s.bins.iter().map(|b| b.count))
+        .max()
+        .unwrap_or(0)
+        .max(1) as f64;
+    let n = series.len().max(1) as f64;
+    let label_counts = series.len() == 1;
+    view! {
+        <g class="histogram">
+            <line class="baseline" x1=px(x(0.0)) x2=px(x(1.0)) y1=px(top + HIST) y2=px(top + HIST) />
+            <text class="tick" x=px(LEFT - 6.0) y=px(top + 8.0) text-anchor="end">"items"</text>
+            {series.iter().enumerate().map(|(s, ser)| {
+                ser.bins.iter().enumerate().map(|(i, b)| {
+                    let width = (x(b.hi) - x(b.lo) - 2.0) / n;
+                    let x0 = x(b.lo) + 1.0 + width * s as f64;
+                    let h = b.count as f64 / max * (HIST - 12.0);
+                    view! {
+                        <rect
+                            class=format!("hist s{s}")
+                            data-bin=i.to_string()
+                            data-count=b.count.to_string()
+                            x=px(x0) width=px(width.max(0.5)) y=px(top + HIST - h) height=px(h)
+                        >
+                            <title>{format!("{}: {} items", ser.name, fmt::count(b.count))}</title>
+                        </rect>
+                        {(label_counts && b.count > 0).then(|| view! {
+                            <text class="count" data-bin=i.to_string() x=px(x0 + width / 2.0) y=px(top + HIST - h - 3.0) text-anchor="middle">
+                                {b.count.to_string()}
+                            </text>
+                        })}
+                    }
+                }).collect_view()
+            }).collect_view()}
+        </g>
+    }
+}
+
+fn legend(series: &[Series]) -> impl IntoView {
+    let y0 = H - 10.0;
+    series
+        .iter()
+        .enumerate()
+        .map(|(s, ser)| {
+            let x0 = LEFT + s as f64 * 170.0;
+            view! {
+                <g class=format!("legend s{s}")>
+                    <rect class="swatch" x=px(x0) y=px(y0 - 9.0) width="12" height="10" />
+                    <text x=px(x0 + 16.0) y=px(y0)>{ser.name.clone()}</text>
+                </g>
+            }
+        })
+        .collect_view()
+}
+
+/// The diagram; `id` names the SVG element for export.
+#[component]
+pub fn Reliability(
+    #[prop(into)] id: String,
+    #[prop(into)] series: Signal<Vec<Series>>,
+    #[prop(into)] caption: Signal<String>,
+) -> impl IntoView {
+    view! {
+        <figure class="reliability">
+            <svg
+                id=id
+                xmlns="http://www.w3.org/2000/svg"
+                viewBox=format!("0 0 {W} {H}")
+                role="img"
+                aria-label=move || caption.get()
+            >
+                {axes()}
+                {move || series.with(|s| {
+                    if s.len() == 1 {
+                        bars(&s[0].bins).into_any()
+                    } else {
+                        lines(s).into_any()
+                    }
+                })}
+                {move || series.with(|s| histogram(s))}
+                {move || series.with(|s| if s.len() > 1 { legend(s).into_any() } else { ().into_any() })}
+            </svg>
+            <figcaption class="muted small">{move || caption.get()}</figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,101 @@
+//! One run's whole report, panel by panel, in the order a reader asks the questions: what was
+//! read, what went wrong, the headline, calibration, the breakdowns, then the items themselves.
+
+use super::cards::Cards;
+use super::cond_mix::CondMix;
+use super::explorer::Explorer;
+use super::export::{stem, Export};
+use super::groups::Groups;
+use super::header::ReportHeader;
+use super::ic::Ic;
+use super::notes::Notes;
+use super::protocol::Scored;
+use super::reliability::{Reliability, Series};
+use super::state::{use_state, Binning, Reading};
+use super::tables;
+use super::toggles::{BinningToggle, ReadingToggle};
+use super::warnings::WarningList;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+#[component]
+pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
+    let state = use_state();
+    let report = scored.report.clone();
+    let title = state.run(id).map(|r| r.title()).unwrap_or_default();
+    let svg_id = format!("reliability-{id}");
+    let s = scored.clone();
+    let series = Signal::derive(move || {
+        let mass = state.binning.get() == Binning::EqualMass;
+        let pick = |mixing: bool| match (mixing, mass) {
+            (false, false) => s.report.conditioning.bins.clone(),
+            (true, false) => s.report.mixing.bins.clone(),
+            (false, true) => s.mass.conditioning.clone(),
+            (true, true) => s.mass.mixing.clone(),
+        };
+        let one = |name: &str, mixing: bool| Series {
+            name: name.to_string(),
+            bins: pick(mixing),
+        };
+        match state.reading.get() {
+            Reading::Conditioning => vec![one("conditioning", false)],
+            Reading::Mixing => vec![one("mixing", true)],
+            Reading::Both => vec![one("conditioning", false), one("mixing", true)],
+        }
+    });
+    let s = scored.clone();
+    let caption = Signal::derive(move || {
+        let reading = match state.reading.get() {
+            Reading::Conditioning => "conditioning",
+            Reading::Mixing => "mixing",
+            Reading::Both => "conditioning and mixing",
+        };
+        let (binning, figure) = match state.binning.get() {
+            Binning::EqualWidth => ("10 equal-width bins", "ECE"),
+            Binning::EqualMass => ("equal-mass bins (HELM's ece_10_bin)", "ECE equal-mass"),
+        };
+        let ece =
+            |f: &scorelens::metrics::calibration::CalibrationFigures| match state.binning.get() {
+                Binning::EqualWidth => f.ece,
+                Binning::EqualMass => f.ece_em,
+            };
+        let values = match state.reading.get() {
+            Reading::Mixing => super::fmt::show(ece(&s.report.mixing), super::fmt::Kind::Score),
+            _ => super::fmt::show(ece(&s.report.conditioning), super::fmt::Kind::Score),
+        };
+        format!(
+            "Accuracy against mean confidence, {reading}, {binning}. Shading: red where the model is more confident than right, green where less. Whiskers: 95% Wilson intervals. {figure} {values}."
+        )
+    });
+    let groups: Vec<String> = report.groups.iter().map(|g| g.name.clone()).collect();
+    let has_probs = report.conditioning.items > 0;
+    view! {
+        <div class="report" data-run=id.to_string() data-testid="report">
+            <ReportHeader id=id scored=scored.clone() />
+            <Export stem=stem(&title) json=Some(scored.json.clone()) tables=tables::report_tables(&scored) svg=svg_id.clone() />
+            <WarningList warnings=Arc::new(report.warnings.clone()) />
+            <Notes notes=report.notes.clone() reported=report.reported.clone() />
+            <div class="toolbar">
+                <ReadingToggle />
+                <BinningToggle />
+            </div>
+            <div class="cards" data-testid="cards">
+                <Cards scored=scored.clone() />
+            </div>
+            <div class="columns">
+                <section class="panel" data-testid="reliability">
+                    <h3>"Reliability"</h3>
+                    {if has_probs {
+                        view! { <Reliability id=svg_id series=series caption=caption /> }.into_any()
+                    } else {
+                        view! { <p class="muted">"No item carries probabilities, so there is nothing to calibrate."</p> }.into_any()
+                    }}
+                </section>
+                <CondMix report=report.clone() />
+            </div>
+            {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
+            <Groups groups=Arc::new(report.groups.clone()) />
+            <Explorer id=id groups=groups kept=scored.kept />
+        </div>
+    }
+}

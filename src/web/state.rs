@@ -1,0 +1,124 @@
+//! The page's state: the runs dropped so far and the view choices shared by every panel.
+//!
+//! Everything here is plain data in signals; file handles live with the worker client.
+
+use super::protocol::{Named, Scored};
+use leptos::prelude::*;
+use scorelens::Warning;
+use std::sync::Arc;
+
+/// Which reading of the probabilities the figures and the diagram show (SPEC §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    Conditioning,
+    Mixing,
+    Both,
+}
+
+/// Which bins the reliability diagram draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binning {
+    EqualWidth,
+    EqualMass,
+}
+
+/// Where a run is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// Sent to the worker, nothing read yet.
+    Waiting,
+    Reading {
+        file: String,
+        done: f64,
+        total: f64,
+    },
+    Scored(Arc<Scored>),
+    Failed {
+        error: String,
+        warnings: Arc<Vec<Warning>>,
+    },
+    Cancelled,
+}
+
+/// One scoring run: one file, or several read together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub id: u32,
+    /// The file names, joined.
+    pub label: String,
+    pub files: usize,
+    /// The profile the user chose; `None` lets the file decide.
+    pub profile: Option<String>,
+    pub status: Status,
+}
+
+impl Run {
+    pub fn scored(&self) -> Option<&Arc<Scored>> {
+        match &self.status {
+            Status::Scored(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The name a column or a tab shows: the model when the file names one, else the files.
+    pub fn title(&self) -> String {
+        self.scored()
+            .and_then(|s| s.report.model.clone())
+            .unwrap_or_else(|| self.label.clone())
+    }
+}
+
+/// Shared signals, provided as context by the app.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub runs: RwSignal<Vec<Run>>,
+    /// The run whose report is shown.
+    pub active: RwSignal<Option<u32>>,
+    pub reading: RwSignal<Reading>,
+    pub binning: RwSignal<Binning>,
+    /// Read several dropped files as one run.
+    pub combine: RwSignal<bool>,
+    /// The runs made from the last drop of several files, for the "read them as one run" offer.
+    pub last_drop: RwSignal<Vec<u32>>,
+    pub profiles: RwSignal<Vec<Named>>,
+    pub formats: RwSignal<Vec<Named>>,
+    /// The explorer's group filter, set from the groups table.
+    pub group_filter: RwSignal<Option<String>>,
+    /// The latest page of items from the worker: (run, seq, page).
+    pub items: RwSignal<Option<(u32, u32, Arc<scorelens::explore::Page>)>>,
+}
+
+impl AppState {
+    pub fn new() -> Self {
+        AppState {
+            runs: RwSignal::new(Vec::new()),
+            active: RwSignal::new(None),
+            reading: RwSignal::new(Reading::Conditioning),
+            binning: RwSignal::new(Binning::EqualWidth),
+            combine: RwSignal::new(false),
+            last_drop: RwSignal::new(Vec::new()),
+            profiles: RwSignal::new(Vec::new()),
+            formats: RwSignal::new(Vec::new()),
+            group_filter: RwSignal::new(None),
+            items: RwSignal::new(None),
+        }
+    }
+
+    /// Changes one run in place.
+    pub fn update_run(&self, id: u32, f: impl FnOnce(&mut Run)) {
+        self.runs.update(|runs| {
+            if let Some(r) = runs.iter_mut().find(|r| r.id == id) {
+                f(r);
+            }
+        });
+    }
+
+    pub fn run(&self, id: u32) -> Option<Run> {
+        self.runs
+            .with(|runs| runs.iter().find(|r| r.id == id).cloned())
+    }
+}
+
+pub fn use_state() -> AppState {
+    expect_context::<AppState>()
+}
