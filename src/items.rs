@@ -102,16 +102,35 @@ pub enum Mode {
     Mixing,
 }
 
+/// Option counts up to this are read into a stack buffer by `Probs::with_distribution`.
+const STACK_OPTIONS: usize = 16;
+
 impl Probs {
     /// The distribution under `mode`, or `None` for mixing when the outside mass is unknown.
     pub fn distribution(&self, mode: Mode) -> Option<Vec<f64>> {
-        match mode {
-            Mode::Conditioning => Some(self.p.iter().map(|&x| x / self.sum).collect()),
-            Mode::Mixing => {
-                let m = self.outside?;
-                let share = m / self.p.len() as f64;
-                Some(self.p.iter().map(|&x| x + share).collect())
+        self.with_distribution(mode, <[f64]>::to_vec)
+    }
+
+    /// `f` applied to the distribution under `mode` (`None` as for `distribution`), without an
+    /// allocation for up to 16 options: the metrics read it once per item and mode (issue 9).
+    pub fn with_distribution<R>(&self, mode: Mode, f: impl FnOnce(&[f64]) -> R) -> Option<R> {
+        let share = match mode {
+            Mode::Conditioning => None,
+            Mode::Mixing => Some(self.outside? / self.p.len() as f64),
+        };
+        let q = |x: f64| match share {
+            None => x / self.sum,
+            Some(s) => x + s,
+        };
+        let mut buf = [0.0; STACK_OPTIONS];
+        match buf.get_mut(..self.p.len()) {
+            Some(dst) => {
+                for (d, &x) in dst.iter_mut().zip(&self.p) {
+                    *d = q(x);
+                }
+                Some(f(dst))
             }
+            None => Some(f(&self.p.iter().map(|&x| q(x)).collect::<Vec<f64>>())),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use crate::explore::Explorer;
 use crate::formats::{self, Format, Meta, Reader, Reported, Shelf, Sink};
+use crate::id_set::IdSet;
 use crate::items::Item;
 use crate::metrics::bootstrap::{BootstrapOptions, Sample};
 use crate::profiles::resampling;
@@ -10,7 +11,6 @@ use crate::profiles::{Context, Profile, Scorer};
 use crate::report::{FileSummary, Report};
 use crate::warning::Warning;
 use crate::Error;
-use std::collections::HashSet;
 
 /// At most this many warnings are kept; the rest are counted in a final one.
 pub const MAX_WARNINGS: usize = 1000;
@@ -37,7 +37,7 @@ struct State {
     chosen: Option<&'static Profile>,
     scorer: Option<Scorer>,
     ctx: Context,
-    seen: HashSet<String>,
+    seen: IdSet,
     items: u64,
     skipped: u64,
     warnings: Vec<Warning>,
@@ -82,7 +82,7 @@ impl Session {
                 chosen,
                 scorer: None,
                 ctx: Context::default(),
-                seen: HashSet::new(),
+                seen: IdSet::default(),
                 items: 0,
                 skipped: 0,
                 warnings: Vec::new(),
@@ -257,7 +257,7 @@ impl State {
 
     /// Scores one item of `file` (`None`: the file being read), unless its id was seen before.
     fn add(&mut self, file: Option<&str>, item: Item) {
-        if !self.seen.insert(item.id.clone()) {
+        if !self.seen.insert(&item.id) {
             let why = format!(
                 "id `{}` was already seen; this later item is skipped",
                 item.id

@@ -71,18 +71,20 @@ fn read_line(file: &str, line: u64, bytes: &[u8], sink: &mut dyn Sink) {
 impl Reader for CanonicalReader {
     fn feed(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
         if let Layout::Undecided(head) = &mut self.layout {
+            // A first chunk that decides is read in place: copying it would copy the whole
+            // file when it comes in one piece.
+            if head.is_empty() {
+                if let Some(is_array) = starts_array(chunk) {
+                    self.layout = layout(is_array);
+                    return self.feed(chunk, sink);
+                }
+            }
             head.extend_from_slice(chunk);
-            let body = head.strip_prefix(BOM).unwrap_or(head);
-            let Some(&first) = body.iter().find(|b| !b.is_ascii_whitespace()) else {
+            let Some(is_array) = starts_array(head) else {
                 return;
             };
-            let is_array = first == b'[';
             let head = std::mem::take(head);
-            self.layout = if is_array {
-                Layout::Array(Vec::new())
-            } else {
-                Layout::Lines(Lines::default())
-            };
+            self.layout = layout(is_array);
             return self.feed(&head, sink);
         }
         let file = &self.file;
@@ -99,6 +101,22 @@ impl Reader for CanonicalReader {
             Layout::Array(buffer) => read_array(&self.file, &buffer, sink),
             Layout::Undecided(_) => {}
         }
+    }
+}
+
+/// Whether the text is a JSON array, judged by its first non-blank byte after a BOM; `None`
+/// while there is none yet.
+fn starts_array(bytes: &[u8]) -> Option<bool> {
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let first = body.iter().find(|b| !b.is_ascii_whitespace())?;
+    Some(*first == b'[')
+}
+
+fn layout(is_array: bool) -> Layout {
+    if is_array {
+        Layout::Array(Vec::new())
+    } else {
+        Layout::Lines(Lines::default())
     }
 }
 

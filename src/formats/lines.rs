@@ -39,7 +39,7 @@ impl Lines {
 
     fn feed_started(&mut self, chunk: &[u8], each: &mut impl FnMut(u64, &[u8])) {
         let mut rest = chunk;
-        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(nl) = memchr::memchr(b'\n', rest) {
             self.line += 1;
             if self.pending.is_empty() {
                 each(self.line, trim_cr(&rest[..nl]));

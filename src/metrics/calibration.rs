@@ -76,7 +76,13 @@ impl Calibration {
     /// bootstrap keeps these and replays them (`add`) instead of re-reading items.
     pub fn part(&self, item: &Item) -> Option<CalibrationPart> {
         let o = item.as_option()?;
-        let q = o.probs.as_ref()?.distribution(self.mode)?;
+        o.probs
+            .as_ref()?
+            .with_distribution(self.mode, |q| Self::part_of(o, q))
+    }
+
+    /// One option item's part, given its distribution `q`.
+    fn part_of(o: &OptionItem, q: &[f64]) -> CalibrationPart {
         let k = q.len() as f64;
         let squares: f64 = q
             .iter()
@@ -87,13 +93,13 @@ impl Calibration {
             })
             .sum();
         let q_gold = q.get(o.gold).copied().unwrap_or(0.0);
-        Some(CalibrationPart {
-            confidence: confidence(o, &q),
+        CalibrationPart {
+            confidence: confidence(o, q),
             correct: o.answer == Some(o.gold),
             brier: squares / k,
             epa: q_gold,
             nll: -q_gold.max(NLL_FLOOR).ln(),
-        })
+        }
     }
 
     /// Adds one item's part.

@@ -113,10 +113,13 @@ fn calibration_terms(
     o: &OptionItem,
     one_hot_tvd: bool,
 ) -> Option<CalibrationTerms> {
-    let q = o
-        .probs
-        .as_ref()
-        .and_then(|p| p.distribution(Mode::Conditioning))?;
+    o.probs
+        .as_ref()?
+        .with_distribution(Mode::Conditioning, |q| terms_of(kind, o, q, one_hot_tvd))
+}
+
+/// `calibration_terms` given the conditioning distribution `q`.
+fn terms_of(kind: OptionKind, o: &OptionItem, q: &[f64], one_hot_tvd: bool) -> CalibrationTerms {
     let q_gold = q.get(o.gold).copied().unwrap_or(0.0);
     let (ece_x, ece_y) = match kind {
         OptionKind::Binary => {
@@ -127,27 +130,27 @@ fn calibration_terms(
         OptionKind::Choice | OptionKind::Rating => {
             let right = f64::from(u8::from(o.answer == Some(o.gold)));
             let conf = match o.answer {
-                Some(a) if a < q.len() => confidence(o, &q),
+                Some(a) if a < q.len() => confidence(o, q),
                 _ => q.iter().copied().fold(0.0, f64::max),
             };
             (conf, right)
         }
     };
     let rps = (kind == OptionKind::Rating).then(|| match &o.gold_probs {
-        Some(g) => rps(&q, g),
-        None => rps(&q, &one_hot(q.len(), o.gold)),
+        Some(g) => rps(q, g),
+        None => rps(q, &one_hot(q.len(), o.gold)),
     });
     let tvd = if one_hot_tvd && kind == OptionKind::Choice {
         Some(1.0 - q_gold)
     } else {
-        o.gold_probs.as_ref().map(|g| tvd(&q, g))
+        o.gold_probs.as_ref().map(|g| tvd(q, g))
     };
-    Some(CalibrationTerms {
+    CalibrationTerms {
         ece_x,
         ece_y,
         rps,
         tvd,
-    })
+    }
 }
 
 /// One type's running state.
