@@ -4,6 +4,8 @@
 //! indices, probabilities are validated and rescaled, and the model's answer is resolved (given answer,
 //! else arg-max). Metrics therefore never see a label string or a malformed number.
 
+use std::sync::Arc;
+
 /// Difficulty tier used by the I/C tier weighting (SPEC §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Tier {
@@ -155,7 +157,9 @@ pub fn argmax(values: &[f64]) -> usize {
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionItem {
     pub kind: OptionKind,
-    pub options: Vec<String>,
+    /// Shared, so that a reader can give every item with the same option list one copy of it
+    /// (a million 4-option items would otherwise allocate five million labels; issue 9).
+    pub options: Arc<[String]>,
     pub gold: usize,
     pub gold_probs: Option<Vec<f64>>,
     /// The resolved answer: `None` when it is invalid (absent, unknown label, or unresolvable).

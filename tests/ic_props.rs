@@ -50,7 +50,7 @@ fn item(
         modality: [None, Some(Modality::Text), Some(Modality::Image)][at.2 % 3],
         body: Body::Option(OptionItem {
             kind,
-            options: options(kind, k),
+            options: options(kind, k).into(),
             gold: gold % k,
             gold_probs,
             answer: answer.map(|a| a % k),

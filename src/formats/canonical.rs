@@ -4,8 +4,8 @@
 //! JSON array and is buffered whole, then read element by element so that one bad element does not
 //! lose the rest; each element is located by the line it starts on.
 
-use super::canonical_item::{self, f, Fields, FIELDS};
-use super::json::{pick, PickError};
+use super::canonical_item::{self, f, Fields, Labels, FIELDS};
+use super::json::{pick_into, PickError};
 use super::lines::{is_blank, Lines, BOM};
 use super::{first_keys, Format, Meta, Reader, Sink};
 use crate::warning::Warning;
@@ -51,6 +51,7 @@ impl Format for Canonical {
         Box::new(CanonicalReader {
             file: file.to_string(),
             layout: Layout::Undecided(Vec::new()),
+            labels: Labels::default(),
         })
     }
 }
@@ -59,12 +60,13 @@ impl Format for Canonical {
 pub struct CanonicalReader {
     file: String,
     layout: Layout,
+    labels: Labels,
 }
 
 /// Reads one line of JSON Lines; blank lines are ignored.
-fn read_line(file: &str, line: u64, bytes: &[u8], sink: &mut dyn Sink) {
+fn read_line(file: &str, labels: &mut Labels, line: u64, bytes: &[u8], sink: &mut dyn Sink) {
     if !is_blank(bytes) {
-        read_object(file, line, bytes, "", sink);
+        read_object(file, labels, line, bytes, "", sink);
     }
 }
 
@@ -87,18 +89,19 @@ impl Reader for CanonicalReader {
             self.layout = layout(is_array);
             return self.feed(&head, sink);
         }
-        let file = &self.file;
+        let (file, labels) = (&self.file, &mut self.labels);
         match &mut self.layout {
             Layout::Array(buffer) => buffer.extend_from_slice(chunk),
-            Layout::Lines(lines) => lines.feed(chunk, |n, b| read_line(file, n, b, sink)),
+            Layout::Lines(lines) => lines.feed(chunk, |n, b| read_line(file, labels, n, b, sink)),
             Layout::Undecided(_) => {}
         }
     }
 
     fn finish(&mut self, sink: &mut dyn Sink) {
+        let (file, labels) = (&self.file, &mut self.labels);
         match std::mem::replace(&mut self.layout, Layout::Undecided(Vec::new())) {
-            Layout::Lines(mut lines) => lines.finish(|n, b| read_line(&self.file, n, b, sink)),
-            Layout::Array(buffer) => read_array(&self.file, &buffer, sink),
+            Layout::Lines(mut lines) => lines.finish(|n, b| read_line(file, labels, n, b, sink)),
+            Layout::Array(buffer) => read_array(file, labels, &buffer, sink),
             Layout::Undecided(_) => {}
         }
     }
@@ -121,9 +124,17 @@ fn layout(is_array: bool) -> Layout {
 }
 
 /// Reads one object (a line, or an array element) and pushes the item, header or error.
-fn read_object(file: &str, line: u64, bytes: &[u8], place: &str, sink: &mut dyn Sink) {
-    let picked = match pick(bytes, &FIELDS) {
-        Ok(p) => p,
+fn read_object(
+    file: &str,
+    labels: &mut Labels,
+    line: u64,
+    bytes: &[u8],
+    place: &str,
+    sink: &mut dyn Sink,
+) {
+    let mut fields: Fields = std::array::from_fn(|_| None);
+    let duplicate = match pick_into(bytes, &FIELDS, &mut fields) {
+        Ok(d) => d,
         Err(PickError::Syntax(msg)) => {
             let msg = if std::str::from_utf8(bytes).is_err() {
                 "not valid UTF-8".to_string()
@@ -141,11 +152,10 @@ fn read_object(file: &str, line: u64, bytes: &[u8], place: &str, sink: &mut dyn 
             return sink.skip(Warning::new(file, Some(line), why));
         }
     };
-    if let Some(key) = picked.duplicate {
+    if let Some(key) = duplicate {
         let why = format!("{place}field `{key}` appears twice");
         return sink.skip(Warning::new(file, Some(line), why));
     }
-    let fields: Fields = picked.values;
     for (i, key) in [(f::MODEL, Meta::Model), (f::BENCHMARK, Meta::Benchmark)] {
         if let Some(v) = canonical_item::meta(&fields, i) {
             sink.meta(key, v);
@@ -155,7 +165,7 @@ fn read_object(file: &str, line: u64, bytes: &[u8], place: &str, sink: &mut dyn 
         return;
     }
     let mut notes = Vec::new();
-    match canonical_item::build(&fields, line, &mut notes) {
+    match canonical_item::build_with(&fields, line, &mut notes, labels) {
         Ok(item) => {
             for n in notes {
                 sink.warn(Warning::new(file, Some(line), format!("{place}{n}")));
@@ -167,11 +177,12 @@ fn read_object(file: &str, line: u64, bytes: &[u8], place: &str, sink: &mut dyn 
 }
 
 /// Reads a JSON array element by element, pushing each before the next is parsed.
-fn read_array(file: &str, buffer: &[u8], sink: &mut dyn Sink) {
+fn read_array(file: &str, labels: &mut Labels, buffer: &[u8], sink: &mut dyn Sink) {
     let body = buffer.strip_prefix(BOM).unwrap_or(buffer);
     let mut de = serde_json::Deserializer::from_slice(body);
     let visitor = ArrayVisitor {
         file,
+        labels,
         base: body,
         sink,
     };
@@ -199,6 +210,7 @@ fn read_array(file: &str, buffer: &[u8], sink: &mut dyn Sink) {
 
 struct ArrayVisitor<'s, 'b> {
     file: &'s str,
+    labels: &'s mut Labels,
     base: &'b [u8],
     sink: &'s mut dyn Sink,
 }
@@ -222,7 +234,8 @@ impl<'de, 's> Visitor<'de> for ArrayVisitor<'s, 'de> {
                 .filter(|&&b| b == b'\n')
                 .count() as u64;
             counted = start;
-            read_object(self.file, line, text, &format!("element {n}: "), self.sink);
+            let place = format!("element {n}: ");
+            read_object(self.file, self.labels, line, text, &place, self.sink);
         }
         Ok(())
     }

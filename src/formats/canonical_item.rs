@@ -9,6 +9,7 @@ use crate::items::{Body, ConsistencyItem, Item, Modality, MultiItem, OptionItem,
 use crate::items::{Split, Tier};
 use crate::probs::{self, Source};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The keys the canonical reader looks at; every other key is skipped unparsed.
 pub const FIELDS: [&str; 27] = [
@@ -76,8 +77,38 @@ fn get<'v, 'a>(fields: &'v Fields<'a>, i: usize) -> Option<&'v Val<'a>> {
     fields[i].as_ref().filter(|v| !matches!(v, Val::Null))
 }
 
+/// The option list of the last item read, shared with the next items that list the same labels
+/// (a file's items nearly always do), so that they allocate no labels of their own.
+#[derive(Debug, Default)]
+pub struct Labels {
+    last: Option<Arc<[String]>>,
+}
+
+impl Labels {
+    /// The last list, when `xs` spells exactly it.
+    fn reuse(&self, xs: &[Val]) -> Option<Arc<[String]>> {
+        let last = self.last.as_ref()?;
+        let same = last.len() == xs.len()
+            && xs
+                .iter()
+                .zip(last.iter())
+                .all(|(x, l)| matches!(x, Val::Str(s) if s.as_ref() == l.as_str()));
+        same.then(|| last.clone())
+    }
+}
+
 /// Builds the item; `line` is where it starts.
 pub fn build(fields: &Fields, line: u64, notes: &mut Vec<String>) -> Result<Item, String> {
+    build_with(fields, line, notes, &mut Labels::default())
+}
+
+/// `build` for a reader that keeps `labels` from one item to the next.
+pub fn build_with(
+    fields: &Fields,
+    line: u64,
+    notes: &mut Vec<String>,
+    labels: &mut Labels,
+) -> Result<Item, String> {
     let id = match get(fields, f::ID) {
         Some(Val::Str(s)) => s.to_string(),
         Some(Val::Int(i)) => i.to_string(),
@@ -104,9 +135,9 @@ pub fn build(fields: &Fields, line: u64, notes: &mut Vec<String>) -> Result<Item
         Some(v) => return Err(format!("`type` must be a string, not {}", v.kind())),
     };
     let body = match kind {
-        "choice" => option_item(fields, OptionKind::Choice, notes)?,
-        "binary" => option_item(fields, OptionKind::Binary, notes)?,
-        "rating" => option_item(fields, OptionKind::Rating, notes)?,
+        "choice" => option_item(fields, OptionKind::Choice, notes, labels)?,
+        "binary" => option_item(fields, OptionKind::Binary, notes, labels)?,
+        "rating" => option_item(fields, OptionKind::Rating, notes, labels)?,
         "multi" => multi_item(fields, notes)?,
         "pair" => Body::Pair {
             chosen: score(fields, f::CHOSEN, "chosen")?,
@@ -189,6 +220,8 @@ fn label_list(v: &Val, what: &str) -> Result<Vec<String>, String> {
         .collect()
 }
 
+const BINARY_OPTIONS: &str = "a binary item's options must be [\"no\", \"yes\"]";
+
 fn options(fields: &Fields, kind: Option<OptionKind>) -> Result<Vec<String>, String> {
     let binary = kind == Some(OptionKind::Binary);
     let options = match get(fields, f::OPTIONS) {
@@ -197,7 +230,7 @@ fn options(fields: &Fields, kind: Option<OptionKind>) -> Result<Vec<String>, Str
         Some(v) => label_list(v, "options")?,
     };
     if binary && options != ["no", "yes"] {
-        return Err("a binary item's options must be [\"no\", \"yes\"]".to_string());
+        return Err(BINARY_OPTIONS.to_string());
     }
     if options.len() < 2 {
         return Err(format!("needs at least 2 options, has {}", options.len()));
@@ -214,9 +247,38 @@ fn index(options: &[String], label: &str) -> Option<usize> {
     options.iter().position(|o| o == label)
 }
 
-fn option_item(fields: &Fields, kind: OptionKind, notes: &mut Vec<String>) -> Result<Body, String> {
+/// The item's options: the last item's list when it names the same labels, else read anew.
+fn shared_options(
+    fields: &Fields,
+    kind: OptionKind,
+    labels: &mut Labels,
+) -> Result<Arc<[String]>, String> {
+    let listed = get(fields, f::OPTIONS);
+    if let Some(Val::List(xs)) = listed {
+        if let Some(last) = labels.reuse(xs) {
+            // Its count and distinctness passed when it was first read; only the binary rule
+            // depends on the item.
+            if kind == OptionKind::Binary && *last != ["no", "yes"] {
+                return Err(BINARY_OPTIONS.to_string());
+            }
+            return Ok(last);
+        }
+    }
+    let options: Arc<[String]> = options(fields, Some(kind))?.into();
+    if listed.is_some() {
+        labels.last = Some(options.clone());
+    }
+    Ok(options)
+}
+
+fn option_item(
+    fields: &Fields,
+    kind: OptionKind,
+    notes: &mut Vec<String>,
+    labels: &mut Labels,
+) -> Result<Body, String> {
     let binary = kind == OptionKind::Binary;
-    let options = options(fields, Some(kind))?;
+    let options = shared_options(fields, kind, labels)?;
     let gold = match get(fields, f::GOLD) {
         None => return Err("no `gold`".to_string()),
         Some(v) => {

@@ -90,7 +90,7 @@ pub fn build(
         modality: row.modality.or_else(|| case.and_then(|c| c.modality)),
         body: Body::Option(OptionItem {
             kind: OptionKind::Choice,
-            options,
+            options: options.into(),
             gold: gold_index,
             gold_probs: None,
             answer,

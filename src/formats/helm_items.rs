@@ -211,7 +211,7 @@ fn joint_items(file: &str, state: &ScenarioState, facts: &mut Vec<Facts>, sink: 
         });
         let body = Body::Option(OptionItem {
             kind: OptionKind::Choice,
-            options,
+            options: options.into(),
             gold,
             gold_probs: None,
             answer,
@@ -346,7 +346,7 @@ fn separate_items(
         });
         let body = Body::Option(OptionItem {
             kind: OptionKind::Choice,
-            options,
+            options: options.into(),
             gold,
             gold_probs: None,
             answer: Some(answer),

@@ -184,7 +184,7 @@ pub fn build(t: Task, row: &Row) -> (Item, Vec<String>) {
         modality: t.modality,
         body: Body::Option(OptionItem {
             kind: t.kind,
-            options: t.labels,
+            options: t.labels.into(),
             gold: t.gold,
             gold_probs: t.gold_probs,
             answer,

@@ -153,11 +153,46 @@ pub fn pick<'a, const N: usize>(
     bytes: &'a [u8],
     wanted: &'static [&'static str; N],
 ) -> Result<Picked<'a, N>, PickError> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let picked = de::DeserializeSeed::deserialize(PickSeed { wanted }, &mut de)
-        .map_err(|e| PickError::from_json(e, bytes))?;
-    de.end().map_err(|e| PickError::from_json(e, bytes))?;
-    Ok(picked)
+    let mut values = std::array::from_fn(|_| None);
+    let duplicate = pick_into(bytes, wanted, &mut values)?;
+    Ok(Picked { values, duplicate })
+}
+
+/// `pick` into the caller's array (reset first); returns the key that occurred twice, if any.
+///
+/// For the per-line hot path: the array is large (27 values for the canonical format), and
+/// returning it by value copies it several times per line (issue 9).
+pub fn pick_into<'a, const N: usize>(
+    bytes: &'a [u8],
+    wanted: &'static [&'static str; N],
+    values: &mut [Option<Val<'a>>; N],
+) -> Result<Option<&'static str>, PickError> {
+    values.iter_mut().for_each(|v| *v = None);
+    let seed = PickSeed { wanted, values };
+    // A line that is valid UTF-8 (nearly every one) is checked once, here, rather than string by
+    // string inside serde_json; any other line takes the byte path, with its old messages.
+    let result = match std::str::from_utf8(bytes) {
+        Ok(text) => pick_with(serde_json::Deserializer::from_str(text), seed),
+        Err(_) => pick_with(serde_json::Deserializer::from_slice(bytes), seed),
+    };
+    result.map_err(|e| PickError::from_json(e, bytes))
+}
+
+fn pick_with<'de, R: serde_json::de::Read<'de>, const N: usize>(
+    mut de: serde_json::Deserializer<R>,
+    seed: PickSeed<'_, 'de, N>,
+) -> Result<Option<&'static str>, serde_json::Error> {
+    let duplicate = de::DeserializeSeed::deserialize(seed, &mut de)?;
+    de.end()?;
+    Ok(duplicate)
+}
+
+/// Where `key` is in `wanted`; the first byte is compared before the rest.
+fn position(wanted: &[&str], key: &str) -> Option<usize> {
+    let first = key.as_bytes().first();
+    wanted
+        .iter()
+        .position(|w| w.len() == key.len() && w.as_bytes().first() == first && *w == key)
 }
 
 /// Why a line could not be read as an object.
@@ -216,36 +251,34 @@ fn non_finite_at(bytes: &[u8], line: usize, column: usize) -> Option<&'static st
     })
 }
 
-struct PickSeed<const N: usize> {
+struct PickSeed<'v, 'de, const N: usize> {
     wanted: &'static [&'static str; N],
+    values: &'v mut [Option<Val<'de>>; N],
 }
 
-impl<'de, const N: usize> de::DeserializeSeed<'de> for PickSeed<N> {
-    type Value = Picked<'de, N>;
+impl<'de, const N: usize> de::DeserializeSeed<'de> for PickSeed<'_, 'de, N> {
+    type Value = Option<&'static str>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de, const N: usize> Visitor<'de> for PickSeed<N> {
-    type Value = Picked<'de, N>;
+impl<'de, const N: usize> Visitor<'de> for PickSeed<'_, 'de, N> {
+    type Value = Option<&'static str>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = Picked {
-            values: std::array::from_fn(|_| None),
-            duplicate: None,
-        };
+        let mut duplicate = None;
         while let Some(k) = map.next_key::<Key<'de>>()? {
-            match self.wanted.iter().position(|w| *w == k.0) {
-                Some(i) => {
+            match position(self.wanted, &k.0).and_then(|i| Some((i, self.values.get_mut(i)?))) {
+                Some((i, slot)) => {
                     let v: Val<'de> = map.next_value()?;
-                    if out.values[i].is_some() {
-                        out.duplicate.get_or_insert(self.wanted[i]);
+                    if slot.is_some() {
+                        duplicate = duplicate.or(self.wanted.get(i).copied());
                     } else {
-                        out.values[i] = Some(v);
+                        *slot = Some(v);
                     }
                 }
                 None => {
@@ -253,7 +286,7 @@ impl<'de, const N: usize> Visitor<'de> for PickSeed<N> {
                 }
             }
         }
-        Ok(out)
+        Ok(duplicate)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<de::IgnoredAny>()?.is_some() {}

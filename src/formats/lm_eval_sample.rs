@@ -250,7 +250,7 @@ fn choice(
     });
     let body = Body::Option(OptionItem {
         kind: OptionKind::Choice,
-        options: distinct(options),
+        options: distinct(options).into(),
         gold,
         gold_probs: None,
         answer,

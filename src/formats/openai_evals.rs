@@ -272,7 +272,7 @@ fn choice(data: &Val, correct: bool) -> Option<Body> {
     }
     Some(Body::Option(OptionItem {
         kind: OptionKind::Choice,
-        options,
+        options: options.into(),
         gold,
         gold_probs: None,
         answer,

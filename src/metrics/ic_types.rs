@@ -316,7 +316,7 @@ mod tests {
     fn binary(p_yes: Option<f64>, answer: Option<usize>) -> OptionItem {
         OptionItem {
             kind: OptionKind::Binary,
-            options: vec!["no".to_string(), "yes".to_string()],
+            options: vec!["no".to_string(), "yes".to_string()].into(),
             gold: 1,
             gold_probs: None,
             answer,
