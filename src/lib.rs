@@ -9,6 +9,7 @@
 pub mod compare;
 pub mod explore;
 pub mod formats;
+pub mod item_check;
 pub mod id_set;
 pub mod items;
 pub mod metrics;

@@ -45,8 +45,13 @@ pub fn build(values: &[Option<f64>], source: Source) -> Result<Probs, String> {
     }
 }
 
+/// NaN and +inf are malformed; -inf is the log of probability 0 (lm-eval writes `"-inf"`).
 fn check_finite(values: &[Option<f64>], source: Source) -> Result<(), String> {
-    match values.iter().flatten().find(|v| !v.is_finite()) {
+    match values
+        .iter()
+        .flatten()
+        .find(|v| v.is_nan() || **v == f64::INFINITY)
+    {
         Some(v) => Err(format!("{} holds a non-finite value {v}", source.field())),
         None => Ok(()),
     }
@@ -99,7 +104,11 @@ fn softmax(values: &[Option<f64>]) -> Result<Probs, String> {
         .copied()
         .fold(f64::NEG_INFINITY, f64::max);
     if max == f64::NEG_INFINITY {
-        return Err("loglikelihoods has no value for any option".to_string());
+        return Err(if values.iter().any(Option::is_some) {
+            "loglikelihoods are all -inf".to_string()
+        } else {
+            "loglikelihoods has no value for any option".to_string()
+        });
     }
     let e: Vec<f64> = values
         .iter()
@@ -166,6 +175,35 @@ mod tests {
         let p = build(&[Some(0.5f64.ln()), Some(0.25f64.ln())], Source::Logprobs).unwrap();
         assert!((p.p[0] - 0.5).abs() < 1e-15 && (p.p[1] - 0.25).abs() < 1e-15);
         assert!((p.outside.unwrap() - 0.25).abs() < 1e-15);
+    }
+
+    #[test]
+    fn minus_infinity_is_probability_zero_and_nan_or_plus_infinity_malformed() {
+        let p = build(
+            &[Some(f64::NEG_INFINITY), Some(0.0)],
+            Source::Loglikelihoods,
+        )
+        .unwrap();
+        assert_eq!(p.p, vec![0.0, 1.0]);
+        let p = build(
+            &[Some(f64::NEG_INFINITY), Some(0.5f64.ln())],
+            Source::Logprobs,
+        )
+        .unwrap();
+        assert_eq!(p.p, vec![0.0, 0.5]);
+        for bad in [f64::NAN, f64::INFINITY] {
+            for source in [Source::Logprobs, Source::Loglikelihoods] {
+                let e = build(&[Some(bad), Some(-1.0)], source).unwrap_err();
+                assert!(e.contains("non-finite"), "{e}");
+            }
+        }
+        let all = [Some(f64::NEG_INFINITY); 2];
+        assert!(build(&all, Source::Loglikelihoods)
+            .unwrap_err()
+            .contains("all -inf"));
+        assert!(build(&all, Source::Logprobs)
+            .unwrap_err()
+            .contains("all zero"));
     }
 
     #[test]

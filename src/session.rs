@@ -257,6 +257,14 @@ impl State {
 
     /// Scores one item of `file` (`None`: the file being read), unless its id was seen before.
     fn add(&mut self, file: Option<&str>, item: Item) {
+        if let Some(why) = crate::item_check::inconsistency(&item) {
+            let why = format!(
+                "item `{}` is inconsistent as read ({why}); skipped",
+                item.id
+            );
+            let name = file.unwrap_or(self.file_name()).to_string();
+            return self.skip(Warning::new(&name, item.line, why));
+        }
         if !self.seen.insert(&item.id) {
             let why = format!(
                 "id `{}` was already seen; this later item is skipped",

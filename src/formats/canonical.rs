@@ -228,12 +228,10 @@ impl<'de, 's> Visitor<'de> for ArrayVisitor<'s, 'de> {
             n += 1;
             let text = raw.get().as_bytes();
             // The element borrows from `base`, so its position gives its line.
-            let start = text.as_ptr() as usize - self.base.as_ptr() as usize;
-            line += self.base[counted..start]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count() as u64;
-            counted = start;
+            let start = (text.as_ptr() as usize).saturating_sub(self.base.as_ptr() as usize);
+            let newlines = self.base.get(counted..start).unwrap_or_default();
+            line += newlines.iter().filter(|&&b| b == b'\n').count() as u64;
+            counted = start.max(counted);
             let place = format!("element {n}: ");
             read_object(self.file, self.labels, line, text, &place, self.sink);
         }

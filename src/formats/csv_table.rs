@@ -113,7 +113,9 @@ impl Reader for CsvReader {
             sink.meta(Meta::Mapping, &line);
         }
         let mut lines = LineCounter::default();
+        let mut rows = 0u64;
         for record in rdr.records() {
+            rows += 1;
             match record {
                 Ok(r) => {
                     let line = r.position().map_or(0, |p| lines.at(body, p.byte()));
@@ -144,6 +146,10 @@ impl Reader for CsvReader {
                     sink.skip(Warning::new(&self.file, line, why));
                 }
             }
+        }
+        if rows == 0 {
+            let why = "the table has a header row and no rows";
+            sink.warn(Warning::new(&self.file, None, why));
         }
     }
 }

@@ -107,7 +107,13 @@ struct HelmReader {
 
 fn parse<T: DeserializeOwned>(file: &str, bytes: &[u8], sink: &mut dyn Sink) -> Option<T> {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
-    match serde_json::from_slice(bytes) {
+    // Python's json writes a NaN statistic as a bare `NaN`: read as null (the value is absent).
+    let clean = super::inspect_json::sanitize(bytes);
+    if clean.len() != bytes.len() {
+        let why = "the file holds Python's bare NaN/Infinity literals, which are not JSON; read as absent values";
+        sink.warn(Warning::new(file, None, why));
+    }
+    match serde_json::from_slice(&clean) {
         Ok(v) => Some(v),
         Err(e) => {
             let msg = e.to_string();

@@ -37,6 +37,8 @@ pub const MAGIC: &[u8] = b"PK\x03\x04";
 /// An open `.eval` archive.
 pub struct Archive<'b> {
     zip: ZipArchive<Cursor<&'b [u8]>>,
+    /// The archive's size: no entry's compressed bytes can be more.
+    len: usize,
     limits: Limits,
     total: u64,
     /// Compression methods of the entries read so far.
@@ -51,6 +53,7 @@ impl<'b> Archive<'b> {
         })?;
         Ok(Archive {
             zip,
+            len: bytes.len(),
             limits,
             total: 0,
             methods: Vec::new(),
@@ -87,7 +90,10 @@ impl<'b> Archive<'b> {
         if declared > cap {
             return Err(too_big(declared, self.limits, cap < self.limits.entry));
         }
-        let mut raw = Vec::with_capacity(usize::try_from(file.compressed_size()).unwrap_or(0));
+        // The declared compressed size may lie too: reserve no more than the archive holds (a
+        // 4 GiB reservation aborts a wasm32 tab).
+        let declared_raw = usize::try_from(file.compressed_size()).unwrap_or(usize::MAX);
+        let mut raw = Vec::with_capacity(declared_raw.min(self.len));
         file.read_to_end(&mut raw)
             .map_err(|e| format!("cannot read its compressed bytes: {e}"))?;
         // The declared size bounds the output: an entry that outgrows it is damaged or hostile.

@@ -60,10 +60,19 @@ impl Reader for ResultsReader {
             .buffer
             .strip_prefix(super::lines::BOM)
             .unwrap_or(&self.buffer);
-        let root: Value = match serde_json::from_slice(bytes) {
+        // Python's json writes a NaN figure (an undefined stderr, say) as a bare `NaN`: read as
+        // null, so that the file's other figures are still shown.
+        let clean = super::inspect_json::sanitize(bytes);
+        if clean.len() != bytes.len() {
+            let why = "the file holds Python's bare NaN/Infinity literals, which are not JSON; those figures are left out";
+            sink.warn(Warning::new(&self.file, None, why));
+        }
+        let root: Value = match serde_json::from_slice(&clean) {
             Ok(v) => v,
             Err(e) => {
-                let why = format!("not valid JSON: {e}");
+                let msg = e.to_string();
+                let msg = msg.split(" at line ").next().unwrap_or(&msg);
+                let why = format!("not valid JSON: {msg}");
                 return sink.skip(Warning::new(&self.file, Some(e.line() as u64), why));
             }
         };

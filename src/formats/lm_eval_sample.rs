@@ -121,12 +121,28 @@ pub fn build(s: &Sample, state: &mut FileState, notes: &mut Vec<String>) -> Resu
         state.choice_items += 1;
         body
     } else {
-        match graded(s, responses) {
-            Some(body) => {
+        // Log-likelihood pairs that do not pair up with the requests (parallel lists of unequal
+        // length) cannot be read as choices; lm-eval's own per-sample verdict is all that is left.
+        let unpaired =
+            (loglikelihoods && !responses.is_empty() && requests.len() >= 2).then(|| {
+                format!(
+                    "{} log-likelihood responses for {} requests cannot be paired up",
+                    responses.len(),
+                    requests.len()
+                )
+            });
+        match (graded(s, responses), unpaired) {
+            (Some(body), unpaired) => {
+                if let Some(why) = unpaired {
+                    notes.push(format!(
+                        "{why}: graded by the logged acc, without probabilities"
+                    ));
+                }
                 state.graded_items += 1;
                 body
             }
-            None => {
+            (None, Some(why)) => return Err(format!("{why}, and no acc was logged")),
+            (None, None) => {
                 return Ok(Built::NotApplicable(format!(
                     "doc {doc_id}: neither a multiple-choice sample nor one with exact_match"
                 )))

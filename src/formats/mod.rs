@@ -162,7 +162,13 @@ pub fn unknown_format(head: &[u8]) -> String {
         };
         return format!("the file holds only blank lines{much}; nothing to score");
     }
-    let seen = if keys.is_empty() {
+    let first_line = body.split(|&b| b == b'\n').next().unwrap_or_default();
+    let text = std::str::from_utf8(first_line)
+        .is_ok_and(|t| !t.chars().any(|c| c.is_control() && c != '\t' && c != '\r'));
+    let table = text && (first_line.contains(&b',') || first_line.contains(&b'\t'));
+    let seen = if keys.is_empty() && table && !body.starts_with(b"{") && !body.starts_with(b"[") {
+        "its first line is no table header scorelens reads (a CSV or TSV table needs an `id` column and `gold`, `chosen` and `rejected`, or `scores`)".to_string()
+    } else if keys.is_empty() {
         "no JSON object at its start".to_string()
     } else {
         format!("its first keys are {}", keys.join(", "))
@@ -175,7 +181,9 @@ pub fn unknown_format(head: &[u8]) -> String {
 
 /// The keys of the first JSON object in `head`, in order (at most 12).
 pub fn first_keys(head: &[u8]) -> Vec<String> {
-    let text = String::from_utf8_lossy(head);
+    // Python's bare NaN/Infinity (lm-eval, HELM, Inspect write them) must not end the scan.
+    let head = inspect_json::sanitize(head);
+    let text = String::from_utf8_lossy(&head);
     let Some(start) = text.find('{') else {
         return Vec::new();
     };

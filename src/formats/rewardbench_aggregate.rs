@@ -127,6 +127,19 @@ impl Reader for AggregateReader {
                 continue;
             }
             if let Some(acc) = value.as_f64() {
+                // An accuracy outside [0, 1] is no accuracy: it would carry into the sections.
+                if !(0.0..=1.0).contains(&acc) {
+                    let shown = if acc.abs() < 1e9 {
+                        acc.to_string()
+                    } else {
+                        format!("{acc:e}")
+                    };
+                    let why = format!(
+                        "subset `{key}` has the accuracy {shown}, outside [0, 1]; left out"
+                    );
+                    sink.warn(Warning::new(&self.file, None, why));
+                    continue;
+                }
                 let note = "the subset's accuracy as the tool wrote it";
                 self.report(sink, "accuracy", key, acc, note);
                 continue;

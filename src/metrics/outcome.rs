@@ -46,7 +46,9 @@ pub fn outcome(item: &Item) -> Outcome {
         Body::Multi(m) => {
             let right = m.answer.as_ref().is_some_and(|a| same_set(a, &m.gold));
             // A uniform guess picks one of the 2^k - 1 non-empty subsets.
-            let subsets = 2f64.powi(m.options.len() as i32) - 1.0;
+            // Past 1023 options 2^k is +inf and the chance 0 (no `as i32` wrap for huge k).
+            let k = i32::try_from(m.options.len()).unwrap_or(i32::MAX);
+            let subsets = 2f64.powi(k) - 1.0;
             Outcome {
                 credit: credit(right),
                 chance: chance(1.0 / subsets),

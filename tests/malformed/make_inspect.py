@@ -94,3 +94,24 @@ odd = [
 ]
 text = json.dumps(dict(HEADER, samples=odd), indent=1).replace('"NAN_PLACEHOLDER"', "NaN")
 write("odd_samples.json", text.encode())
+
+# A sample whose compressed size is declared as almost 4 GiB (a reader that reserves what an
+# archive declares runs out of memory in a wasm32 tab); the stored entry reads to the archive's end.
+def lying_compressed(entries_before, name, data):
+    out, cd = b"", []
+    for n, d in entries_before:
+        blob, crc = local(n, d)
+        cd.append(central(n, crc, len(d), len(out)))
+        out += blob
+    n = name.encode()
+    crc = zlib.crc32(data) & 0xFFFFFFFF
+    big = 0xFFFFFFF0
+    offset = len(out)
+    out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0, crc, big, len(data), len(n), 0) + n + data
+    cd.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0, crc, big, len(data), len(n), 0, 0, 0, 0, 0, offset) + n)
+    start = len(out)
+    out += b"".join(cd)
+    return out + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(cd), len(cd), len(out) - start, start, 0)
+
+
+write("lying_compressed_size.eval", lying_compressed(entries[:2], "samples/2_epoch_1.json", j(GOOD[1])))
