@@ -233,6 +233,17 @@ fn canonical_huge_numbers() {
 }
 
 #[test]
+fn canonical_id_list_first() {
+    // A first item whose `id` is a list once made RewardBench's sniff claim the file (an `id`
+    // array alone); the whole first object is in view, so it is canonical JSON Lines.
+    check_one(
+        "canonical/id_list_first.jsonl",
+        1,
+        &[(Some(1), "`id` must be a string or an integer, not a list")],
+    );
+}
+
+#[test]
 fn canonical_invalid_utf8() {
     check_one(
         "canonical/invalid_utf8.jsonl",

@@ -55,8 +55,11 @@ impl Format for RewardBenchArrays {
         let named = file.contains("eval-set-scores") || file.contains("pref-sets-scores");
         match hits {
             0 => None,
-            // Only `id` seen as an array (the other columns lie past the head): less sure.
-            1 if !array("subset") && !array("scores_chosen") => Some(6 + u8::from(named)),
+            // Only `id` seen as an array: the other columns may lie past the head (less sure),
+            // but not when the whole first object is in view (a JSON Lines item, say).
+            1 if !array("subset") && !array("scores_chosen") => {
+                (!first_value_complete(head)).then_some(6 + u8::from(named))
+            }
             _ => Some(8 + u8::from(named)),
         }
     }
@@ -67,6 +70,14 @@ impl Format for RewardBenchArrays {
             buffer: Vec::new(),
         })
     }
+}
+
+/// Whether the head holds its first JSON value whole.
+fn first_value_complete(head: &[u8]) -> bool {
+    let body = head.strip_prefix(BOM).unwrap_or(head);
+    let mut values =
+        serde_json::Deserializer::from_slice(body).into_iter::<serde::de::IgnoredAny>();
+    matches!(values.next(), Some(Ok(_)))
 }
 
 struct ArraysReader {
