@@ -4,26 +4,28 @@
 //! the `Report` that comes back, the same as the CLI's `--json`.
 
 mod app;
-mod cards;
+pub mod cards;
 mod client;
 mod comparison;
-mod cond_mix;
+pub mod cond_mix;
 mod drop_zone;
 mod explorer;
-mod export;
-mod fmt;
-mod groups;
+pub mod export;
+pub mod fmt;
+pub mod groups;
 mod header;
-mod ic;
-mod notes;
+pub mod ic;
+mod multi;
+pub mod notes;
 mod progress;
 pub mod protocol;
-mod reliability;
-mod report_view;
-mod state;
+pub mod reliability;
+mod rewardbench;
+pub mod report_view;
+pub mod state;
 mod tables;
-mod toggles;
-mod warnings;
+pub mod toggles;
+pub mod warnings;
 
 /// Mounts the app on the page's body and registers the offline cache.
 pub fn mount() {

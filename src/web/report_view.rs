@@ -8,22 +8,21 @@ use super::export::{stem, Export};
 use super::groups::Groups;
 use super::header::ReportHeader;
 use super::ic::Ic;
+use super::multi::Multi;
 use super::notes::Notes;
 use super::protocol::Scored;
 use super::reliability::{Reliability, Series};
-use super::state::{use_state, Binning, Reading};
+use super::rewardbench::RewardBench;
+use super::state::{use_state, AppState, Binning, Reading};
 use super::tables;
 use super::toggles::{BinningToggle, ReadingToggle};
 use super::warnings::WarningList;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-#[component]
-pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
-    let state = use_state();
-    let report = scored.report.clone();
-    let title = state.run(id).map(|r| r.title()).unwrap_or_default();
-    let svg_id = format!("reliability-{id}");
+/// The reliability diagram's series and caption under the reading and binning chosen (the
+/// embedded widget draws the same diagram).
+pub fn diagram(state: AppState, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, Signal<String>) {
     let s = scored.clone();
     let series = Signal::derive(move || {
         let mass = state.binning.get() == Binning::EqualMass;
@@ -67,6 +66,16 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
             "Accuracy against mean confidence, {reading}, {binning}. Shading: red where the model is more confident than right, green where less. Whiskers: 95% Wilson intervals. {figure} {values}."
         )
     });
+    (series, caption)
+}
+
+#[component]
+pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
+    let state = use_state();
+    let report = scored.report.clone();
+    let title = state.run(id).map(|r| r.title()).unwrap_or_default();
+    let svg_id = format!("reliability-{id}");
+    let (series, caption) = diagram(state, &scored);
     let groups: Vec<String> = report.groups.iter().map(|g| g.name.clone()).collect();
     let has_probs = report.conditioning.items > 0;
     view! {
@@ -94,7 +103,9 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
                 <CondMix report=report.clone() />
             </div>
             {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
-            <Groups groups=Arc::new(report.groups.clone()) />
+            {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
+            {report.multi.clone().map(|m| view! { <Multi multi=m /> })}
+            <Groups groups=Arc::new(report.groups.clone()) intervals=Arc::new(report.intervals.clone()) />
             <Explorer id=id groups=groups kept=scored.kept />
         </div>
     }
