@@ -8,11 +8,9 @@ use super::export::{stem, Export};
 use super::groups::Groups;
 use super::header::ReportHeader;
 use super::ic::Ic;
-use super::multi::Multi;
 use super::notes::Notes;
 use super::protocol::Scored;
 use super::reliability::{Reliability, Series};
-use super::rewardbench::RewardBench;
 use super::state::{use_state, AppState, Binning, Reading};
 use super::tables;
 use super::toggles::{BinningToggle, ReadingToggle};
@@ -103,9 +101,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
                 <CondMix report=report.clone() />
             </div>
             {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
-            {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
-            {report.multi.clone().map(|m| view! { <Multi multi=m /> })}
-            <Groups groups=Arc::new(report.groups.clone()) intervals=Arc::new(report.intervals.clone()) />
+            <Groups groups=Arc::new(report.groups.clone()) />
             <Explorer id=id groups=groups kept=scored.kept />
         </div>
     }
