@@ -1,6 +1,7 @@
 //! Command-line arguments, file reading and exit codes; the figures come from the library.
 
 mod compare;
+mod folder;
 mod ic_tables;
 mod interval_tables;
 mod rewardbench_tables;
@@ -9,8 +10,8 @@ mod tables;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use scorelens::formats::FORMATS;
-use scorelens::profiles::Profile;
 use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
+use scorelens::profiles::Profile;
 use scorelens::{BootstrapOptions, Error, Input, Options};
 use std::io::Write;
 use std::path::PathBuf;
@@ -40,7 +41,8 @@ struct Cli {
 enum Command {
     /// Score one run of predictions (several files are read as one run).
     Score {
-        /// Predictions files.
+        /// Predictions files; or one folder, whose files (and subfolders) are scored in parallel
+        /// as separate runs, one report each and a summary table.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Benchmark rules to apply; by default the file's header or `benchmark` field decides.
@@ -160,6 +162,15 @@ fn score(
     json: bool,
     layout: Layout,
 ) -> i32 {
+    if files.iter().any(|p| p.is_dir()) {
+        return match files {
+            [dir] => folder::run(dir, &opts, boot, json, layout),
+            _ => {
+                eprintln!("scorelens: give a folder alone, or files (not both)");
+                USAGE
+            }
+        };
+    }
     let mut contents = Vec::with_capacity(files.len());
     for path in files {
         match std::fs::read(path) {

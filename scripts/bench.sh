@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The native benchmarks of issue 9, and the table they give in docs/performance.md.
+#
+#   bash scripts/bench.sh            # everything: criterion benches, Python reference, folder run
+#   bash scripts/bench.sh reference  # only scorelens against the Python reference (1M items)
+#
+# Inputs are generated once by scripts/gen_large.py into target/bench-data/; the Python
+# reference runs in its own venv, target/refvenv, made here. Results go to target/criterion/
+# and target/bench-results/; the table replaces the native block of docs/performance.md.
+# Not part of `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WHAT=${1:-all}
+DATA=target/bench-data
+RESULTS=target/bench-results
+VENV=target/refvenv
+log() { printf 'bench: %s\n' "$*" >&2; }
+mkdir -p "$DATA" "$RESULTS"
+
+for n in 10000 100000 1000000; do
+  [ -s "$DATA/items-$n.jsonl" ] || python3 scripts/gen_large.py --items "$n" --out "$DATA/items-$n.jsonl"
+done
+
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import numpy, calibration' 2>/dev/null; then
+  log "making the reference venv $VENV (numpy, uncertainty-calibration from PyPI)"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check numpy uncertainty-calibration
+fi
+
+log "building the release binary"
+cargo build --release --locked --bin scorelens
+BIN=target/release/scorelens
+
+log "scorelens against the Python reference, 1M items, median of 5"
+"$VENV/bin/python" scripts/reference/compare.py --scorelens "$BIN" --runs 5 \
+  --out "$RESULTS/reference.json" "$DATA/items-1000000.jsonl"
+[ "$WHAT" = reference ] && exit 0
+
+log "criterion: throughput (parse + score, parse only) and metrics"
+cargo bench --locked --bench throughput --bench metrics -- --noplot 2>&1 | tee "$RESULTS/criterion.txt"
+
+log "a folder of 8 files, scored in parallel and one by one"
+FOLDER=$DATA/folder
+if [ ! -d "$FOLDER" ]; then
+  mkdir -p "$FOLDER"
+  for s in 1 2 3 4 5 6 7 8; do
+    python3 scripts/gen_large.py --items 100000 --seed "$s" --out "$FOLDER/run-$s.jsonl"
+  done
+fi
+python3 - "$BIN" "$FOLDER" "$RESULTS/folder.json" <<'EOF'
+import json, statistics, subprocess, sys, time
+from pathlib import Path
+binary, folder, out = sys.argv[1:]
+files = sorted(str(p) for p in Path(folder).iterdir())
+def run(cmds):
+    t = time.perf_counter()
+    for c in cmds:
+        subprocess.run(c, check=True, capture_output=True)
+    return time.perf_counter() - t
+par, seq = [], []
+for _ in range(3):
+    par.append(run([[binary, "score", folder, "--json"]]))
+    seq.append(run([[binary, "score", f, "--json"] for f in files]))
+r = {"files": len(files), "parallel_s": statistics.median(par), "sequential_s": statistics.median(seq)}
+r["speedup"] = r["sequential_s"] / r["parallel_s"]
+Path(out).write_text(json.dumps(r, indent=1))
+print(f"folder of {len(files)} files: parallel {r['parallel_s']:.2f} s, one by one {r['sequential_s']:.2f} s, speedup {r['speedup']:.2f}x")
+EOF
+
+log "writing the table into docs/performance.md"
+python3 - <<'EOF'
+import json, os, re, subprocess, time
+from pathlib import Path
+
+crit = Path("target/criterion")
+res = Path("target/bench-results")
+data = Path("target/bench-data")
+
+def median_s(group, bench):
+    f = crit / group / bench / "new" / "estimates.json"
+    return json.loads(f.read_text())["median"]["point_estimate"] / 1e9 if f.exists() else None
+
+def mb(n):
+    return (data / f"items-{n}.jsonl").stat().st_size / 1e6
+
+rows = []
+def row(figure, value, target="", met=""):
+    rows.append((figure, value, target, met))
+
+sizes = [10_000, 100_000, 1_000_000]
+per_item = {}
+for n in sizes:
+    t = median_s("parse_score", str(n))
+    if t:
+        per_item[n] = t / n
+        row(f"parse + score, {n:,} items ({mb(n):.1f} MB)", f"{t * 1e3:,.0f} ms · {mb(n) / t:,.0f} MB/s · {n / t / 1e6:.2f} M items/s")
+for n in sizes:
+    t = median_s("parse", str(n))
+    if t:
+        row(f"parse only, {n:,} items", f"{t * 1e3:,.0f} ms · {mb(n) / t:,.0f} MB/s · {n / t / 1e6:.2f} M items/s")
+if 10_000 in per_item and 1_000_000 in per_item:
+    growth = per_item[1_000_000] / per_item[10_000]
+    row("time per item at 1M ÷ at 10k (linear in N = 1)", f"{growth:.2f}", "≤ 1.25", "met" if growth <= 1.25 else "not met")
+for fam in ["accuracy", "groups", "calibration_conditioning", "calibration_mixing", "outside_mass", "ic", "summary", "scorer_generic"]:
+    t = median_s("metrics", fam)
+    if t:
+        row(f"metrics only: {fam.replace('_', ' ')}, 100k items", f"{t * 1e3:.1f} ms · {1e5 / t / 1e6:.1f} M items/s")
+for n in sizes:
+    t = median_s("ece_em", str(n))
+    if t:
+        row(f"equal-mass ECE (sorts), {n:,} confidences", f"{t * 1e3:.1f} ms")
+for b, what in [("finish", "report build (finish)"), ("json", "report to JSON")]:
+    t = median_s("report", f"{b}/100000")
+    if t:
+        row(f"{what}, 100k items", f"{t * 1e3:.2f} ms")
+ref = res / "reference.json"
+if ref.exists():
+    r = json.loads(ref.read_text())
+    row(f"scorelens CLI, 1M items, whole process (median of {r['runs']})", f"{r['scorelens_median_s']:.2f} s")
+    row(f"Python reference (json + numpy + uncertainty-calibration), same file (median of {r['runs']})", f"{r['python_median_s']:.2f} s")
+    row("native ÷ Python reference, 1M items", f"{r['ratio']:.1f}×", "≥ 30×", "met" if r["ratio"] >= 30 else "not met")
+    row("figures agree with the reference (to 1e-9)", "yes" if r["figures_agree"] else "NO", "yes", "met" if r["figures_agree"] else "not met")
+fol = res / "folder.json"
+if fol.exists():
+    f = json.loads(fol.read_text())
+    row(f"`scorelens score DIR`, {f['files']} files of 100k items: parallel vs one by one", f"{f['parallel_s']:.2f} s vs {f['sequential_s']:.2f} s ({f['speedup']:.2f}×)")
+
+load = os.getloadavg()
+cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True, text=True).stdout.strip()
+lines = [
+    "<!-- native:begin (written by scripts/bench.sh; edit the script, not this block) -->",
+    f"Made by `make bench` (scripts/bench.sh) on {time.strftime('%Y-%m-%d %H:%M %Z')}, {os.cpu_count()} cores ({cpu}),",
+    f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min) at the end: other engineers were compiling on",
+    "the same machine, so absolute times are inflated; every ratio compares figures measured in the same run.",
+    "",
+    "| figure | value | target | met |",
+    "|---|---|---|---|",
+]
+lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+lines.append("<!-- native:end -->")
+doc = Path("docs/performance.md")
+text = doc.read_text()
+block = "\n".join(lines)
+new = re.sub(r"<!-- native:begin.*?<!-- native:end -->", lambda _: block, text, flags=re.S)
+doc.write_text(new)
+print(block)
+EOF
