@@ -9,8 +9,8 @@
 pub mod compare;
 pub mod explore;
 pub mod formats;
-pub mod item_check;
 pub mod id_set;
+pub mod item_check;
 pub mod items;
 pub mod metrics;
 pub mod probs;
