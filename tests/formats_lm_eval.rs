@@ -236,7 +236,10 @@ fn malformed_samples_are_located_and_the_rest_scored() {
     assert!(at(3).contains("several gold choices"), "{}", at(3));
     assert!(at(4).contains("neither a choice position"), "{}", at(4));
     assert!(at(5).contains("not a number"), "{}", at(5));
-    assert!(r.warnings.iter().all(|w| w.line != Some(6)), "-inf is no error");
+    assert!(
+        r.warnings.iter().all(|w| w.line != Some(6)),
+        "-inf is no error"
+    );
     assert!(at(7).contains("expected a JSON object"), "{}", at(7));
     let check = r.warnings.iter().find(|w| w.reason.contains("logged acc"));
     assert!(check.unwrap().reason.contains("first at line 8"));
