@@ -285,8 +285,8 @@ fn pair(a: &Run, b: &Run, opts: &BootstrapOptions) -> Pair {
     let mut deltas: Vec<Vec<f64>> = vec![Vec::new(); both.len()];
     let mut undefined = vec![0u32; both.len()];
     if common > 0 {
-        for _ in 0..opts.resamples {
-            let counts = draws.draw();
+        for r in 0..opts.resamples {
+            let counts = draws.draw(r);
             sa.weights(counts, shared, &mut wa);
             mirror(&wa, &mut wb);
             sa.figures(&wa, &mut fa);

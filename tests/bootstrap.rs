@@ -259,3 +259,45 @@ fn no_bootstrap_unless_asked_and_wilson_always() {
     let back: Report = serde_json::from_str(&json).unwrap();
     assert_eq!(back, r);
 }
+
+#[test]
+fn resamples_drawn_in_parts_equal_one_run() {
+    let bytes = read("jevbench-public-231.jsonl");
+    let (_, sample) = run(&[("j.jsonl", &bytes)], None);
+    let opts = BootstrapOptions {
+        resamples: 120,
+        seed: 99,
+    };
+    let whole = sample.bootstrap(&opts);
+    let parts = vec![
+        sample.draws(&opts, 0..50),
+        sample.draws(&opts, 50..51),
+        sample.draws(&opts, 51..120),
+    ];
+    assert_eq!(sample.intervals(&opts, parts), whole);
+}
+
+proptest::proptest! {
+    #[test]
+    fn weighted_equal_mass_is_equal_mass_over_the_copies(
+        values in proptest::collection::vec((0u32..40, proptest::bool::ANY, 0u32..4), 1..60)
+    ) {
+        use scorelens::metrics::ece_em::{ece_weighted, EqualMass};
+        // Confidences on a coarse grid, so that ties (and ties at boundaries) are common.
+        let mut parts: Vec<(f64, bool, u32)> =
+            values.iter().map(|&(c, r, t)| (f64::from(c) / 40.0, r, t)).collect();
+        parts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let sorted: Vec<(f64, bool)> = parts.iter().map(|p| (p.0, p.1)).collect();
+        let times: Vec<u32> = parts.iter().map(|p| p.2).collect();
+        let mut copies = EqualMass::default();
+        for p in &parts {
+            for _ in 0..p.2 {
+                copies.add(p.0, p.1);
+            }
+        }
+        match (ece_weighted(&sorted, &times), copies.ece()) {
+            (Some(a), Some(b)) => proptest::prop_assert!((a - b).abs() < 1e-12, "{} vs {}", a, b),
+            (a, b) => proptest::prop_assert_eq!(a, b),
+        }
+    }
+}

@@ -4,24 +4,52 @@
 use super::tables::{self, Table};
 use super::{Layout, INPUT_ERROR, OK, USAGE};
 use scorelens::compare::{Comparison, Pair};
+use scorelens::metrics::bootstrap::Sample;
+use scorelens::report::intervals::BootstrapIntervals;
 use scorelens::{BootstrapOptions, Error, Input, Options, Report, Run, Session};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Scores one run; with `boot`, the report carries bootstrap intervals.
+/// Scores one run; with `boot`, the report carries bootstrap intervals (drawn on every core:
+/// each resample has its own seeded stream, so the intervals equal a single-threaded run's).
 pub fn score(
     inputs: &[Input],
     opts: &Options,
     boot: Option<BootstrapOptions>,
 ) -> Result<Report, Error> {
     let mut session = Session::new(opts)?;
-    if let Some(b) = boot {
-        session.bootstrap(b);
+    if boot.is_some() {
+        session.keep_sample();
     }
     for input in inputs {
         session.read(input.name, input.bytes);
     }
-    session.finish()
+    let mut finished = session.finish_sampled()?;
+    if let (Some(b), Some(sample)) = (boot, &finished.sample) {
+        finished.report.intervals.bootstrap = Some(parallel_bootstrap(sample, &b));
+    }
+    Ok(finished.report)
+}
+
+/// `Sample::bootstrap`, its resamples split over the machine's cores.
+pub fn parallel_bootstrap(sample: &Sample, b: &BootstrapOptions) -> BootstrapIntervals {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let per = b.resamples.div_ceil(threads.max(1)).max(1);
+    let ranges: Vec<_> = (0..b.resamples)
+        .step_by(per as usize)
+        .map(|start| start..(start + per).min(b.resamples))
+        .collect();
+    let parts = std::thread::scope(|scope| {
+        let handles: Vec<_> = ranges
+            .into_iter()
+            .map(|r| scope.spawn(move || sample.draws(b, r)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    sample.intervals(b, parts)
 }
 
 /// Runs `scorelens compare`: each file is one run.

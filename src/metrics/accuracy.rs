@@ -40,6 +40,19 @@ impl Accuracy {
         }
     }
 
+    /// Adds an already judged item `times` times at once (the bootstrap's resampled copies); the
+    /// same as `times` calls of `add` up to the order of the sums, and exactly `add` for 1.
+    pub fn add_times(&mut self, o: &Outcome, times: u32) {
+        let t = f64::from(times);
+        self.items += u64::from(times);
+        self.credit += t * o.credit;
+        self.invalid += u64::from(times) * u64::from(!o.valid);
+        if let Some(n) = o.normalized() {
+            self.normalized_sum += t * n;
+            self.normalized_items += u64::from(times);
+        }
+    }
+
     pub fn merge(&mut self, other: Self) {
         self.items += other.items;
         self.credit += other.credit;

@@ -19,6 +19,7 @@ use crate::report::rewardbench::Ordered;
 use crate::report::Report;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::ops::Range;
 
 /// Resamples when the caller gives no number.
 pub const DEFAULT_RESAMPLES: u32 = 2000;
@@ -44,7 +45,7 @@ impl Default for BootstrapOptions {
 }
 
 /// One family of figures, recomputed from compact per-item records under resampling weights.
-pub trait Replay: fmt::Debug {
+pub trait Replay: fmt::Debug + Send + Sync {
     /// Records one scored item (as the profile admitted and rewrote it), in scoring order.
     fn push(&mut self, item: &Item);
     /// Called once after the last item, with the point report (for structure such as which
@@ -163,18 +164,22 @@ impl Sample {
 
     /// Percentile intervals of every figure that has a point estimate.
     pub fn bootstrap(&self, opts: &BootstrapOptions) -> BootstrapIntervals {
-        let names = self.names();
-        let mut point = Vec::new();
-        self.figures(&vec![1; self.len()], &mut point);
+        let draws = self.draws(opts, 0..opts.resamples);
+        self.intervals(opts, vec![draws])
+    }
+
+    /// The figures of resamples `range` (of `opts.resamples`): per figure, its values in resample
+    /// order and how often it was undefined. Ranges may be drawn apart (on threads, say) and
+    /// joined by `intervals`, with the same result as one `bootstrap`.
+    pub fn draws(&self, opts: &BootstrapOptions, range: Range<u32>) -> Draws {
+        let names = self.names().len();
         let strata = self.design.strata_units(|_| true);
-        let strata_count = strata.len() as u64;
-        let units = strata.iter().map(Vec::len).sum::<usize>() as u64;
         let mut draws = Resampler::new(strata, self.design.units(), opts.seed);
-        let mut values: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
-        let mut undefined = vec![0u32; names.len()];
+        let mut values: Vec<Vec<f64>> = vec![Vec::new(); names];
+        let mut undefined = vec![0u32; names];
         let (mut weights, mut out) = (Vec::new(), Vec::new());
-        for _ in 0..opts.resamples {
-            let counts = draws.draw();
+        for b in range {
+            let counts = draws.draw(b);
             self.weights(counts, |_| true, &mut weights);
             self.figures(&weights, &mut out);
             for (k, v) in out.iter().enumerate() {
@@ -185,6 +190,31 @@ impl Sample {
                             *u += 1;
                         }
                     }
+                }
+            }
+        }
+        Draws { values, undefined }
+    }
+
+    /// The intervals from the draws of every resample (in resample order).
+    pub fn intervals(&self, opts: &BootstrapOptions, parts: Vec<Draws>) -> BootstrapIntervals {
+        let names = self.names();
+        let mut point = Vec::new();
+        self.figures(&vec![1; self.len()], &mut point);
+        let strata = self.design.strata_units(|_| true);
+        let strata_count = strata.len() as u64;
+        let units = strata.iter().map(Vec::len).sum::<usize>() as u64;
+        let mut values: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+        let mut undefined = vec![0u32; names.len()];
+        for part in parts {
+            for (k, list) in part.values.into_iter().enumerate() {
+                if let Some(all) = values.get_mut(k) {
+                    all.extend(list);
+                }
+            }
+            for (k, u) in part.undefined.into_iter().enumerate() {
+                if let Some(all) = undefined.get_mut(k) {
+                    *all += u;
                 }
             }
         }
@@ -211,6 +241,13 @@ impl Sample {
             figures: Ordered(figures),
         }
     }
+}
+
+/// Resampled figures of a range of resamples (see `Sample::draws`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Draws {
+    values: Vec<Vec<f64>>,
+    undefined: Vec<u32>,
 }
 
 /// The percentile interval of a figure from its resampled values; `None` without values.

@@ -134,10 +134,17 @@ impl Design {
     }
 }
 
+/// The seed of resample `b`'s stream: both numbers passed through SplitMix64's mixer.
+pub fn stream_seed(seed: u64, b: u32) -> u64 {
+    let mut m = SplitMix64::new(seed ^ SplitMix64::new(u64::from(b)).next_u64());
+    m.next_u64()
+}
+
 /// Draws resamples: per stratum, as many units as it holds, uniformly with replacement.
 #[derive(Debug, Clone)]
 pub struct Resampler {
     strata: Vec<Vec<u32>>,
+    seed: u64,
     rng: SplitMix64,
     counts: Vec<u32>,
 }
@@ -146,13 +153,17 @@ impl Resampler {
     pub fn new(strata: Vec<Vec<u32>>, units: usize, seed: u64) -> Self {
         Resampler {
             strata,
+            seed,
             rng: SplitMix64::new(seed),
             counts: vec![0; units],
         }
     }
 
-    /// The next resample: how often each unit was drawn.
-    pub fn draw(&mut self) -> &[u32] {
+    /// Resample number `b` (0-based): how often each unit was drawn. Each resample has its own
+    /// stream, seeded from (seed, b), so resamples can be drawn in any order or on several
+    /// threads and still be the same.
+    pub fn draw(&mut self, b: u32) -> &[u32] {
+        self.rng = SplitMix64::new(stream_seed(self.seed, b));
         self.counts.iter_mut().for_each(|c| *c = 0);
         for units in &self.strata {
             let n = units.len() as u64;
@@ -195,8 +206,8 @@ mod tests {
     #[test]
     fn a_resample_draws_each_stratum_to_its_size() {
         let mut r = Resampler::new(vec![vec![0, 1, 2], vec![3, 4]], 5, 9);
-        for _ in 0..50 {
-            let c = r.draw();
+        for b in 0..50 {
+            let c = r.draw(b);
             assert_eq!(c[0] + c[1] + c[2], 3);
             assert_eq!(c[3] + c[4], 2);
         }

@@ -3,13 +3,16 @@
 //! conditioning and mixing.
 //!
 //! Per item it keeps the `Outcome`, the group index, the outside mass and the two
-//! `CalibrationPart`s (about 120 bytes), and folds them into the same accumulators the scorer uses
-//! (`Accuracy`, `OutsideMass`, `Calibration`). Calibration parts are replayed in ascending
-//! confidence, so the equal-mass binning's sort meets already sorted values.
+//! `CalibrationPart`s (about 150 bytes), and folds them into the accumulators the scorer uses
+//! (`Accuracy`, `OutsideMass`, `EqualWidth`) with the means `Calibration::finish` takes. The
+//! calibration parts are kept in ascending confidence, so the equal-mass ECE is one weighted walk
+//! (`ece_weighted`, HELM's binning over the resampled multiset) instead of a sort per resample.
 
 use super::accuracy::Accuracy;
 use super::bootstrap::Replay;
-use super::calibration::{Calibration, CalibrationFigures, CalibrationPart, OutsideMass};
+use super::calibration::{Calibration, CalibrationPart, OutsideMass};
+use super::ece::EqualWidth;
+use super::ece_em::ece_weighted;
 use super::groups::NO_GROUP;
 use super::outcome::{outcome, Outcome};
 use crate::items::{Item, Mode};
@@ -40,17 +43,27 @@ const NAMES: [&str; 16] = [
 struct Track {
     template: Calibration,
     parts: Vec<(u32, CalibrationPart)>,
+    /// (confidence, correct) of `parts`, for the equal-mass ECE.
+    sorted: Vec<(f64, bool)>,
+    /// The item of each part, compactly, for gathering the weights.
+    order: Vec<u32>,
+}
+
+/// One item's accuracy record: its outcome, group and outside mass (NaN when unknown).
+#[derive(Debug, Clone, Copy)]
+struct Record {
+    outcome: Outcome,
+    group: u32,
+    outside: f64,
 }
 
 /// Compact records for the general figures.
 #[derive(Debug, Clone)]
 pub struct SummaryReplay {
-    outcomes: Vec<Outcome>,
-    groups: Vec<u32>,
+    records: Vec<Record>,
     group_index: HashMap<String, u32>,
     /// Group indices in name order (the order `Groups` averages them in).
     group_order: Vec<u32>,
-    outside: Vec<(u32, f64)>,
     tracks: [Track; 2],
 }
 
@@ -59,13 +72,13 @@ impl Default for SummaryReplay {
         let track = |mode| Track {
             template: Calibration::new(mode),
             parts: Vec::new(),
+            sorted: Vec::new(),
+            order: Vec::new(),
         };
         SummaryReplay {
-            outcomes: Vec::new(),
-            groups: Vec::new(),
+            records: Vec::new(),
             group_index: HashMap::new(),
             group_order: Vec::new(),
-            outside: Vec::new(),
             tracks: [track(Mode::Conditioning), track(Mode::Mixing)],
         }
     }
@@ -73,22 +86,23 @@ impl Default for SummaryReplay {
 
 impl Replay for SummaryReplay {
     fn push(&mut self, item: &Item) {
-        let i = self.outcomes.len() as u32;
-        self.outcomes.push(outcome(item));
+        let i = self.records.len() as u32;
         let name = item.group.as_deref().unwrap_or(NO_GROUP);
         let next = self.group_index.len() as u32;
-        let g = match self.group_index.get(name) {
+        let group = match self.group_index.get(name) {
             Some(&g) => g,
             None => *self.group_index.entry(name.to_string()).or_insert(next),
         };
-        self.groups.push(g);
-        if let Some(m) = item
+        let outside = item
             .as_option()
             .and_then(|o| o.probs.as_ref())
             .and_then(|p| p.outside)
-        {
-            self.outside.push((i, m));
-        }
+            .unwrap_or(f64::NAN);
+        self.records.push(Record {
+            outcome: outcome(item),
+            group,
+            outside,
+        });
         for t in &mut self.tracks {
             if let Some(p) = t.template.part(item) {
                 t.parts.push((i, p));
@@ -106,6 +120,12 @@ impl Replay for SummaryReplay {
                     .total_cmp(&b.1.confidence)
                     .then(a.0.cmp(&b.0))
             });
+            t.sorted = t
+                .parts
+                .iter()
+                .map(|(_, p)| (p.confidence, p.correct))
+                .collect();
+            t.order = t.parts.iter().map(|(i, _)| *i).collect();
         }
     }
 
@@ -114,28 +134,17 @@ impl Replay for SummaryReplay {
     }
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
-        let w = |i: u32| weights.get(i as usize).copied().unwrap_or(0);
         let mut overall = Accuracy::default();
         let mut groups = vec![Accuracy::default(); self.group_index.len()];
-        for (i, (o, &g)) in self.outcomes.iter().zip(&self.groups).enumerate() {
-            let times = w(i as u32);
-            if times == 0 {
-                continue;
-            }
-            let group = groups.get_mut(g as usize);
-            for _ in 0..times {
-                overall.add(o);
-            }
-            if let Some(acc) = group {
-                for _ in 0..times {
-                    acc.add(o);
-                }
-            }
-        }
         let mut outside = OutsideMass::default();
-        for &(i, m) in &self.outside {
-            for _ in 0..w(i) {
-                outside.add(m);
+        for (r, &times) in self.records.iter().zip(weights) {
+            let Some(group) = groups.get_mut(r.group as usize) else {
+                continue;
+            };
+            overall.add_times(&r.outcome, times);
+            group.add_times(&r.outcome, times);
+            if !r.outside.is_nan() {
+                outside.add_times(r.outside, times);
             }
         }
         let f = overall.finish();
@@ -153,15 +162,35 @@ impl Replay for SummaryReplay {
             mean(per_group.iter().filter_map(|g| g.normalized)),
             outside.finish(),
         ]);
+        let mut gathered = Vec::new();
         for t in &self.tracks {
-            let mut cal = t.template.clone();
-            for (i, p) in &t.parts {
-                for _ in 0..w(*i) {
-                    cal.add(p);
-                }
+            // The weights in confidence order first: a tight gather loop keeps many loads in
+            // flight, where reading them inside the sums would stall on each.
+            gathered.clear();
+            gathered.extend(
+                t.order
+                    .iter()
+                    .map(|&i| weights.get(i as usize).copied().unwrap_or(0)),
+            );
+            let mut width = EqualWidth::default();
+            let (mut items, mut brier, mut epa, mut nll) = (0u64, 0.0, 0.0, 0.0);
+            for ((_, p), &times) in t.parts.iter().zip(&gathered) {
+                let w = f64::from(times);
+                items += u64::from(times);
+                width.add_times(p.confidence, f64::from(u8::from(p.correct)), times);
+                brier += w * p.brier;
+                epa += w * p.epa;
+                nll += w * p.nll;
             }
-            let c: CalibrationFigures = cal.finish();
-            out.extend([c.ece, c.ece_em, c.brier, c.epa, c.nll]);
+            // The same means as `Calibration::finish`, and HELM's binning over the multiset.
+            let mean = |x: f64| (items > 0).then(|| x / items as f64);
+            out.extend([
+                width.ece(),
+                ece_weighted(&t.sorted, &gathered),
+                mean(brier),
+                mean(epa),
+                mean(nll),
+            ]);
         }
     }
 }

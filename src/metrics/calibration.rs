@@ -160,8 +160,13 @@ impl OutsideMass {
 
     /// Adds one item's known outside mass.
     pub fn add(&mut self, mass: f64) {
-        self.items += 1;
-        self.sum += mass;
+        self.add_times(mass, 1);
+    }
+
+    /// Adds one item's outside mass `times` times at once (the bootstrap's resampled copies).
+    pub fn add_times(&mut self, mass: f64, times: u32) {
+        self.items += u64::from(times);
+        self.sum += f64::from(times) * mass;
     }
 
     pub fn finish(&self) -> Option<f64> {

@@ -6,6 +6,7 @@
 use super::ece::BinReport;
 use super::intervals::clopper_pearson;
 use super::stats::{wilson, Z95};
+use std::borrow::Cow;
 
 /// Number of equal-mass bins HELM uses.
 pub const BINS: usize = 10;
@@ -88,13 +89,11 @@ impl EqualMass {
         if self.count() == 0 {
             return None;
         }
-        let mut right = self.right.clone();
-        let mut wrong = self.wrong.clone();
-        right.sort_unstable_by(f64::total_cmp);
-        wrong.sort_unstable_by(f64::total_cmp);
+        // Values added in ascending order (the bootstrap's replay) need no sorted copy.
+        let (right, wrong) = (sorted(&self.right), sorted(&self.wrong));
         let edges = boundaries(&right, &wrong);
         let mut sums = vec![(0u64, 0.0f64, 0u64); edges.len()];
-        for (values, correct) in [(&right, 1u64), (&wrong, 0u64)] {
+        for (values, correct) in [(&*right, 1u64), (&*wrong, 0u64)] {
             let mut b = 0;
             for &v in values.iter() {
                 // First boundary >= v (numpy's searchsorted, side "left"); values are sorted.
@@ -108,6 +107,80 @@ impl EqualMass {
             }
         }
         Some((edges, sums))
+    }
+}
+
+/// The same ECE over a multiset given as (confidence, correct, times) in ascending confidence,
+/// each value counted `times` times: what the bootstrap needs, without materialising copies.
+/// Equal to `EqualMass` fed every copy (up to the order of the sums). None when no value counts.
+pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
+    let n: u64 = times.iter().map(|&t| u64::from(t)).sum();
+    if n == 0 {
+        return None;
+    }
+    let chunks = (BINS as u64).min(n);
+    let (base, extra) = (n / chunks, n % chunks);
+    // Positions (in the expanded order) of the last value of each chunk but the final one.
+    let mut edges = Vec::with_capacity(BINS);
+    let mut at = sorted
+        .iter()
+        .zip(times)
+        .filter(|(_, &t)| t > 0)
+        .map(|(&(v, _), &t)| (v, u64::from(t)));
+    // The value at expanded position `pos`, walking forward only.
+    let (mut current, mut covered) = match at.next() {
+        Some((v, t)) => (v, t),
+        None => return None,
+    };
+    let mut value_at = |pos: u64| -> Option<f64> {
+        while pos >= covered {
+            let (v, t) = at.next()?;
+            current = v;
+            covered += t;
+        }
+        Some(current)
+    };
+    let mut end = 0u64;
+    for c in 0..chunks - 1 {
+        end += base + u64::from(c < extra);
+        let a = value_at(end - 1).unwrap_or(1.0);
+        let b = value_at(end).unwrap_or(1.0);
+        edges.push((a + b) / 2.0);
+    }
+    edges.push(1.0);
+    edges.sort_unstable_by(f64::total_cmp);
+    edges.dedup();
+    let mut sums = vec![(0u64, 0.0f64, 0u64); edges.len()];
+    let mut b = 0;
+    for (&(v, correct), &t) in sorted.iter().zip(times) {
+        if t == 0 {
+            continue;
+        }
+        while b + 1 < edges.len() && edges.get(b).is_some_and(|&e| e < v) {
+            b += 1;
+        }
+        if let Some(s) = sums.get_mut(b) {
+            s.0 += u64::from(t);
+            s.1 += f64::from(t) * v;
+            s.2 += u64::from(t) * u64::from(correct);
+        }
+    }
+    let mut ece = 0.0;
+    for &(count, confidence, correct) in sums.iter().filter(|s| s.0 > 0) {
+        let c = count as f64;
+        ece += (c / n as f64) * (confidence / c - correct as f64 / c).abs();
+    }
+    Some(ece)
+}
+
+/// The values in ascending order: borrowed when they already are, else a sorted copy.
+fn sorted(v: &[f64]) -> Cow<'_, [f64]> {
+    if v.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
+        Cow::Borrowed(v)
+    } else {
+        let mut owned = v.to_vec();
+        owned.sort_unstable_by(f64::total_cmp);
+        Cow::Owned(owned)
     }
 }
 
