@@ -301,3 +301,25 @@ proptest::proptest! {
         }
     }
 }
+
+/// The intervals of one sample file, seed and B, pinned: the draws depend only on the seed (64-bit
+/// integer arithmetic), so these numbers must come out on every platform, wasm32 included; a wasm
+/// test can assert the same constants.
+#[test]
+fn pinned_intervals_for_a_seed() {
+    let bytes = read("choice.jsonl");
+    let opts = BootstrapOptions {
+        resamples: 200,
+        seed: 1,
+    };
+    let (r, _) = run(&[("choice.jsonl", &bytes)], Some(opts));
+    let f = &r.intervals.bootstrap.as_ref().unwrap().figures;
+    let acc = f.get("metrics.accuracy").unwrap();
+    assert_eq!((acc.lo, acc.hi), (0.8, 0.8959375));
+    let em = f.get("conditioning.ece_em").unwrap();
+    assert!(
+        (em.lo - 0.0779998723753124).abs() < 1e-15 && (em.hi - 0.14857396205103676).abs() < 1e-15
+    );
+    let c = f.get("ic.c").unwrap();
+    assert!((c.lo - 69.36795446935443).abs() < 1e-12 && (c.hi - 84.49419141533889).abs() < 1e-12);
+}
