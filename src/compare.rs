@@ -8,11 +8,15 @@
 //!
 //! The CLI (`scorelens compare`) and the browser's comparison view both call `compare`.
 
-use crate::metrics::bootstrap::{interval, BootstrapOptions, Resampler, Sample, LEVEL};
+use crate::metrics::bootstrap::{BootstrapOptions, Sample, LEVEL};
 use crate::metrics::mcnemar::McNemar;
 use crate::{Error, Input, Options, Report, Session};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+
+mod paired;
+
+pub use paired::{PairDraws, Paired};
 
 /// The schema tag of a comparison.
 pub const SCHEMA: &str = "scorelens.comparison/1";
@@ -131,6 +135,17 @@ pub struct Delta {
 
 /// Compares every pair of runs.
 pub fn compare(runs: &[Run], opts: &BootstrapOptions) -> Comparison {
+    compare_with(runs, opts, |p, o| vec![p.draws(o, 0..o.resamples)])
+}
+
+/// `compare`, with the caller drawing each pair's resamples: `draw` returns the draws of every
+/// resample `0..opts.resamples`, in parts in resample order (e.g. ranges drawn on threads; each
+/// resample has its own seeded stream, so the result equals `compare`'s).
+pub fn compare_with(
+    runs: &[Run],
+    opts: &BootstrapOptions,
+    draw: impl Fn(&Paired, &BootstrapOptions) -> Vec<PairDraws>,
+) -> Comparison {
     let mut notes = Vec::new();
     if let Some(first) = runs.first() {
         for r in runs.iter().skip(1) {
@@ -145,7 +160,9 @@ pub fn compare(runs: &[Run], opts: &BootstrapOptions) -> Comparison {
     let mut pairs = Vec::new();
     for (i, a) in runs.iter().enumerate() {
         for b in runs.iter().skip(i + 1) {
-            pairs.push(pair(a, b, opts));
+            let paired = Paired::new(a, b);
+            let parts = draw(&paired, opts);
+            pairs.push(paired.finish(parts));
         }
     }
     Comparison {
@@ -191,7 +208,7 @@ fn only_in(runs: &[Run]) -> Vec<OnlyIn> {
         .collect()
 }
 
-fn listed<'a>(run: &str, ids: impl Iterator<Item = &'a Box<str>>) -> OnlyIn {
+pub(crate) fn listed<'a>(run: &str, ids: impl Iterator<Item = &'a Box<str>>) -> OnlyIn {
     let mut count = 0u64;
     let mut shown = Vec::new();
     for id in ids {
@@ -204,144 +221,6 @@ fn listed<'a>(run: &str, ids: impl Iterator<Item = &'a Box<str>>) -> OnlyIn {
         run: run.to_string(),
         count,
         ids: shown,
-    }
-}
-
-/// The comparison of A and B on their common items.
-fn pair(a: &Run, b: &Run, opts: &BootstrapOptions) -> Pair {
-    let (sa, sb) = (&a.sample, &b.sample);
-    let b_index: HashMap<&str, usize> = sb
-        .ids()
-        .iter()
-        .enumerate()
-        .map(|(j, id)| (&**id, j))
-        .collect();
-    // For each item of A, its index in B; for each item of B, whether A has it.
-    let a_to_b: Vec<Option<usize>> = sa
-        .ids()
-        .iter()
-        .map(|id| b_index.get(&**id).copied())
-        .collect();
-    let mut in_a = vec![false; sb.len()];
-    for j in a_to_b.iter().flatten() {
-        if let Some(x) = in_a.get_mut(*j) {
-            *x = true;
-        }
-    }
-    let common = a_to_b.iter().filter(|j| j.is_some()).count() as u64;
-    let shared = |i: usize| a_to_b.get(i).is_some_and(Option::is_some);
-    let only_a = listed(
-        &a.name,
-        sa.ids()
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !shared(*i))
-            .map(|(_, id)| id),
-    );
-    let only_b = listed(
-        &b.name,
-        sb.ids()
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| !in_a.get(*j).copied().unwrap_or(false))
-            .map(|(_, id)| id),
-    );
-
-    // Figures both runs name, as (index in A's list, index in B's list).
-    let (names_a, names_b) = (sa.names(), sb.names());
-    let both: Vec<(String, usize, usize)> = names_a
-        .iter()
-        .enumerate()
-        .filter_map(|(ka, n)| Some((n.clone(), ka, names_b.iter().position(|m| m == n)?)))
-        .collect();
-
-    // B's weights follow A's: item j of B weighs what its twin in A weighs.
-    let mirror = |wa: &[u32], wb: &mut Vec<u32>| {
-        wb.clear();
-        wb.resize(sb.len(), 0);
-        for (i, j) in a_to_b.iter().enumerate() {
-            if let (Some(j), Some(&w)) = (j, wa.get(i)) {
-                if let Some(slot) = wb.get_mut(*j) {
-                    *slot = w;
-                }
-            }
-        }
-    };
-    let (mut wa, mut wb) = (Vec::new(), Vec::new());
-    let (mut fa, mut fb) = (Vec::new(), Vec::new());
-    let ones = vec![1u32; sa.design().units()];
-    sa.weights(&ones, shared, &mut wa);
-    mirror(&wa, &mut wb);
-    sa.figures(&wa, &mut fa);
-    sb.figures(&wb, &mut fb);
-    let point: Vec<Option<(f64, f64)>> = both
-        .iter()
-        .map(|(_, ka, kb)| Some((fa.get(*ka).copied()??, fb.get(*kb).copied()??)))
-        .collect();
-
-    let strata = sa.design().strata_units(shared);
-    let strata_count = strata.len() as u64;
-    let mut draws = Resampler::new(strata, sa.design().units(), opts.seed);
-    let mut deltas: Vec<Vec<f64>> = vec![Vec::new(); both.len()];
-    let mut undefined = vec![0u32; both.len()];
-    if common > 0 {
-        for r in 0..opts.resamples {
-            let counts = draws.draw(r);
-            sa.weights(counts, shared, &mut wa);
-            mirror(&wa, &mut wb);
-            sa.figures(&wa, &mut fa);
-            sb.figures(&wb, &mut fb);
-            for (k, (_, ka, kb)) in both.iter().enumerate() {
-                match (
-                    fa.get(*ka).copied().flatten(),
-                    fb.get(*kb).copied().flatten(),
-                ) {
-                    (Some(x), Some(y)) => deltas.get_mut(k).into_iter().for_each(|d| d.push(x - y)),
-                    _ => undefined.get_mut(k).into_iter().for_each(|u| *u += 1),
-                }
-            }
-        }
-    }
-    let mut figures = Vec::new();
-    for (k, (name, _, _)) in both.into_iter().enumerate() {
-        let Some(Some((x, y))) = point.get(k).copied() else {
-            continue;
-        };
-        let list = deltas.get_mut(k).map(std::mem::take).unwrap_or_default();
-        let u = undefined.get(k).copied().unwrap_or(0);
-        let Some(f) = interval(x - y, list, u) else {
-            continue;
-        };
-        figures.push(Delta {
-            figure: name,
-            a: x,
-            b: y,
-            delta: x - y,
-            lo: f.lo,
-            hi: f.hi,
-            se: f.se,
-            undefined: u,
-            distinguishable: f.lo > 0.0 || f.hi < 0.0,
-        });
-    }
-    let mut mcnemar = McNemar::default();
-    for (i, j) in a_to_b.iter().enumerate() {
-        if let (Some(j), Some(&x)) = (j, sa.credits().get(i)) {
-            if let Some(&y) = sb.credits().get(*j) {
-                mcnemar.add(x, y);
-            }
-        }
-    }
-    Pair {
-        a: a.name.clone(),
-        b: b.name.clone(),
-        common,
-        only_a,
-        only_b,
-        strata: sa.strata().describe().to_string(),
-        strata_count,
-        figures,
-        mcnemar: mcnemar.finish(),
     }
 }
 

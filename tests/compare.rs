@@ -191,3 +191,14 @@ fn pairing_narrows_the_interval_and_the_seed_fixes_it() {
     );
     assert_eq!(compare(&rs, &boot(1000)).to_json(), c.to_json());
 }
+
+#[test]
+fn pairs_drawn_in_parts_equal_one_run() {
+    let (a, b) = (text("compare/model-a.jsonl"), text("compare/model-b.jsonl"));
+    let rs = runs(&[("a", &a), ("b", &b)]);
+    let opts = boot(90);
+    let split = scorelens::compare::compare_with(&rs, &opts, |p, o| {
+        vec![p.draws(o, 0..40), p.draws(o, 40..41), p.draws(o, 41..90)]
+    });
+    assert_eq!(split, compare(&rs, &opts));
+}

@@ -3,11 +3,12 @@
 
 use super::tables::{self, Table};
 use super::{Layout, INPUT_ERROR, OK, USAGE};
-use scorelens::compare::{Comparison, Pair};
+use scorelens::compare::{compare_with, Comparison, Pair};
 use scorelens::metrics::bootstrap::Sample;
 use scorelens::report::intervals::BootstrapIntervals;
 use scorelens::{BootstrapOptions, Error, Input, Options, Report, Run, Session};
 use std::io::Write;
+use std::ops::Range;
 use std::path::PathBuf;
 
 /// Scores one run; with `boot`, the report carries bootstrap intervals (drawn on every core:
@@ -31,14 +32,19 @@ pub fn score(
     Ok(finished.report)
 }
 
+/// Resamples `0..resamples` in one contiguous range per core, in order.
+fn ranges(resamples: u32) -> Vec<Range<u32>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let per = resamples.div_ceil(threads.max(1)).max(1);
+    (0..resamples)
+        .step_by(per as usize)
+        .map(|start| start..(start + per).min(resamples))
+        .collect()
+}
+
 /// `Sample::bootstrap`, its resamples split over the machine's cores.
 pub fn parallel_bootstrap(sample: &Sample, b: &BootstrapOptions) -> BootstrapIntervals {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
-    let per = b.resamples.div_ceil(threads.max(1)).max(1);
-    let ranges: Vec<_> = (0..b.resamples)
-        .step_by(per as usize)
-        .map(|start| start..(start + per).min(b.resamples))
-        .collect();
+    let ranges = ranges(b.resamples);
     let parts = std::thread::scope(|scope| {
         let handles: Vec<_> = ranges
             .into_iter()
@@ -94,7 +100,19 @@ pub fn run(
             }
         }
     }
-    let c = scorelens::compare(&runs, &boot);
+    let c = compare_with(&runs, &boot, |pair, b| {
+        let ranges = ranges(b.resamples);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = ranges
+                .into_iter()
+                .map(|r| scope.spawn(move || pair.draws(b, r)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    });
     let text = if json {
         c.to_json() + "\n"
     } else {
