@@ -7,6 +7,11 @@ mod common;
 use libfuzzer_sys::fuzz_target;
 use scorelens::formats::{self, Format};
 
-static FAMILY: &[&dyn Format] = &[&formats::helm::SCENARIO_STATE, &formats::helm::PER_INSTANCE_STATS, &formats::helm::STATS, &formats::helm::COMPANION];
+static FAMILY: &[&dyn Format] = &[
+    &formats::helm::SCENARIO_STATE,
+    &formats::helm::PER_INSTANCE_STATS,
+    &formats::helm::STATS,
+    &formats::helm::COMPANION,
+];
 
 fuzz_target!(|data: &[u8]| common::run(data, FAMILY));

@@ -7,6 +7,9 @@ mod common;
 use libfuzzer_sys::fuzz_target;
 use scorelens::formats::{self, Format};
 
-static FAMILY: &[&dyn Format] = &[&formats::lm_eval::LmEvalSamples, &formats::lm_eval_results::LmEvalResults];
+static FAMILY: &[&dyn Format] = &[
+    &formats::lm_eval::LmEvalSamples,
+    &formats::lm_eval_results::LmEvalResults,
+];
 
 fuzz_target!(|data: &[u8]| common::run(data, FAMILY));

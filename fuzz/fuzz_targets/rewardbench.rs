@@ -7,6 +7,10 @@ mod common;
 use libfuzzer_sys::fuzz_target;
 use scorelens::formats::{self, Format};
 
-static FAMILY: &[&dyn Format] = &[&formats::rewardbench_arrays::RewardBenchArrays, &formats::rewardbench_jsonl::RewardBenchJsonl, &formats::rewardbench_aggregate::RewardBenchAggregate];
+static FAMILY: &[&dyn Format] = &[
+    &formats::rewardbench_arrays::RewardBenchArrays,
+    &formats::rewardbench_jsonl::RewardBenchJsonl,
+    &formats::rewardbench_aggregate::RewardBenchAggregate,
+];
 
 fuzz_target!(|data: &[u8]| common::run(data, FAMILY));
