@@ -5,13 +5,10 @@
 //! lose the rest; each element is located by the line it starts on.
 
 use super::canonical_item::{self, f, Fields, Labels, FIELDS};
-use super::json::{pick_into, PickError};
+use super::json::{each_element, pick_into, short_error, ArrayEnd, PickError};
 use super::lines::{is_blank, Lines, BOM};
 use super::{first_keys, Format, Meta, Reader, Sink};
 use crate::warning::Warning;
-use serde::de::{Deserializer, SeqAccess, Visitor};
-use serde_json::value::RawValue;
-use std::fmt;
 
 /// Which of the two layouts the file has; decided by its first non-blank byte.
 enum Layout {
@@ -178,63 +175,22 @@ fn read_object(
 
 /// Reads a JSON array element by element, pushing each before the next is parsed.
 fn read_array(file: &str, labels: &mut Labels, buffer: &[u8], sink: &mut dyn Sink) {
-    let body = buffer.strip_prefix(BOM).unwrap_or(buffer);
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let visitor = ArrayVisitor {
-        file,
-        labels,
-        base: body,
-        sink,
-    };
-    let short = |e: &serde_json::Error| {
-        let msg = e.to_string();
-        msg.split(" at line ").next().unwrap_or(&msg).to_string()
-    };
-    match de.deserialize_seq(visitor) {
-        Err(e) => {
+    let end = each_element(buffer, &mut |n, line, text| {
+        read_object(file, labels, line, text, &format!("element {n}: "), sink);
+    });
+    match end {
+        ArrayEnd::Complete => {}
+        ArrayEnd::Broken(e) => {
             let why = format!(
                 "the JSON array is malformed here, so the rest of the file is lost: {}",
-                short(&e)
+                short_error(&e)
             );
             sink.skip(Warning::new(file, Some(e.line() as u64), why));
         }
         // Every element was read; what follows the closing bracket is not an item.
-        Ok(()) => {
-            if let Err(e) = de.end() {
-                let why = format!("text after the JSON array is ignored: {}", short(&e));
-                sink.warn(Warning::new(file, Some(e.line() as u64), why));
-            }
+        ArrayEnd::Trailing(e) => {
+            let why = format!("text after the JSON array is ignored: {}", short_error(&e));
+            sink.warn(Warning::new(file, Some(e.line() as u64), why));
         }
-    }
-}
-
-struct ArrayVisitor<'s, 'b> {
-    file: &'s str,
-    labels: &'s mut Labels,
-    base: &'b [u8],
-    sink: &'s mut dyn Sink,
-}
-
-impl<'de, 's> Visitor<'de> for ArrayVisitor<'s, 'de> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON array of items")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let (mut n, mut line, mut counted) = (0u64, 1u64, 0usize);
-        while let Some(raw) = seq.next_element::<&'de RawValue>()? {
-            n += 1;
-            let text = raw.get().as_bytes();
-            // The element borrows from `base`, so its position gives its line.
-            let start = (text.as_ptr() as usize).saturating_sub(self.base.as_ptr() as usize);
-            let newlines = self.base.get(counted..start).unwrap_or_default();
-            line += newlines.iter().filter(|&&b| b == b'\n').count() as u64;
-            counted = start.max(counted);
-            let place = format!("element {n}: ");
-            read_object(self.file, self.labels, line, text, &place, self.sink);
-        }
-        Ok(())
     }
 }

@@ -311,3 +311,63 @@ impl<'de, const N: usize> Visitor<'de> for PickSeed<'_, 'de, N> {
         Err(E::custom(format!("{NOT_OBJECT}null")))
     }
 }
+
+/// How reading a JSON array with `each_element` ended.
+#[derive(Debug)]
+pub enum ArrayEnd {
+    /// Every element was read and nothing follows the closing bracket.
+    Complete,
+    /// The array is malformed at this point; the elements before it were read.
+    Broken(serde_json::Error),
+    /// The array was read whole, but text follows it.
+    Trailing(serde_json::Error),
+}
+
+/// Reads a JSON array element by element, calling `each(n, line, element)` before the next element
+/// is parsed, so that the elements before a syntax error are kept. `n` counts from 1 and `line` is
+/// the 1-based line the element starts on. A leading byte-order mark is skipped.
+pub fn each_element(buffer: &[u8], each: &mut dyn FnMut(u64, u64, &[u8])) -> ArrayEnd {
+    let body = buffer.strip_prefix(super::lines::BOM).unwrap_or(buffer);
+    let mut de = serde_json::Deserializer::from_slice(body);
+    match de.deserialize_seq(ElementVisitor { base: body, each }) {
+        Err(e) => ArrayEnd::Broken(e),
+        Ok(()) => match de.end() {
+            Ok(()) => ArrayEnd::Complete,
+            Err(e) => ArrayEnd::Trailing(e),
+        },
+    }
+}
+
+/// serde_json's message without its " at line L column C" tail (the warning carries the line).
+pub fn short_error(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    msg.split(" at line ").next().unwrap_or(&msg).to_string()
+}
+
+struct ElementVisitor<'b, 'f> {
+    base: &'b [u8],
+    each: &'f mut dyn FnMut(u64, u64, &[u8]),
+}
+
+impl<'de, 'f> Visitor<'de> for ElementVisitor<'de, 'f> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let (mut n, mut line, mut counted) = (0u64, 1u64, 0usize);
+        while let Some(raw) = seq.next_element::<&'de serde_json::value::RawValue>()? {
+            n += 1;
+            let text = raw.get().as_bytes();
+            // The element borrows from `base`, so its offset gives the line it starts on.
+            let start = (text.as_ptr() as usize).saturating_sub(self.base.as_ptr() as usize);
+            let newlines = self.base.get(counted..start).unwrap_or_default();
+            line += newlines.iter().filter(|&&b| b == b'\n').count() as u64;
+            counted = start.max(counted);
+            (self.each)(n, line, text);
+        }
+        Ok(())
+    }
+}

@@ -6,15 +6,12 @@
 //! shown beside the headline `acc`, and the self-check of the recomputed answers against the
 //! logged per-sample `acc`.
 
-use super::json::{pick, PickError};
+use super::json::{each_element, pick, short_error, ArrayEnd, PickError};
 use super::lines::{is_blank, Lines, BOM};
 use super::lm_eval_sample::{self, Built, Sample, FIELDS};
 use super::{first_keys, Format, Meta, Reader, Reported, Sink};
 use crate::warning::Warning;
-use serde::de::{Deserializer, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 use std::collections::HashMap;
-use std::fmt;
 
 /// The samples format.
 pub struct LmEvalSamples;
@@ -282,54 +279,22 @@ fn summarise(file: &str, task: &str, state: &FileState, sink: &mut dyn Sink) {
 
 /// Reads the v0.4.0–0.4.2 array element by element, so one bad element does not lose the rest.
 fn read_array(file: &str, task: &str, buffer: &[u8], state: &mut FileState, sink: &mut dyn Sink) {
-    let body = buffer.strip_prefix(BOM).unwrap_or(buffer);
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let visitor = ArrayVisitor {
-        file,
-        task,
-        base: body,
-        state,
-        sink,
-    };
-    if let Err(e) = de.deserialize_seq(visitor).and_then(|()| de.end()) {
-        let msg = e.to_string();
-        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-        let why =
-            format!("the JSON array is malformed here, so the rest of the file is lost: {msg}");
+    let end = each_element(buffer, &mut |n, line, text| {
+        read_object(
+            file,
+            task,
+            line,
+            text,
+            &format!("element {n}: "),
+            state,
+            sink,
+        );
+    });
+    if let ArrayEnd::Broken(e) | ArrayEnd::Trailing(e) = end {
+        let why = format!(
+            "the JSON array is malformed here, so the rest of the file is lost: {}",
+            short_error(&e)
+        );
         sink.skip(Warning::new(file, Some(e.line() as u64), why));
-    }
-}
-
-struct ArrayVisitor<'s, 'b> {
-    file: &'s str,
-    task: &'s str,
-    base: &'b [u8],
-    state: &'s mut FileState,
-    sink: &'s mut dyn Sink,
-}
-
-impl<'de, 's> Visitor<'de> for ArrayVisitor<'s, 'de> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON array of lm-eval samples")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let (mut n, mut line, mut counted) = (0u64, 1u64, 0usize);
-        while let Some(raw) = seq.next_element::<&'de RawValue>()? {
-            n += 1;
-            let text = raw.get().as_bytes();
-            // The element borrows from `base`, so its offset gives the line it starts on.
-            let start = (text.as_ptr() as usize).saturating_sub(self.base.as_ptr() as usize);
-            let newlines = self.base.get(counted..start).unwrap_or_default();
-            line += newlines.iter().filter(|&&b| b == b'\n').count() as u64;
-            counted = start.max(counted);
-            let place = format!("element {n}: ");
-            read_object(
-                self.file, self.task, line, text, &place, self.state, self.sink,
-            );
-        }
-        Ok(())
     }
 }
