@@ -19,6 +19,13 @@ pub mod report;
 pub mod session;
 pub mod warning;
 
+// The widget and its JavaScript API (wasm32 only). It includes the app's components from src/web,
+// which name this crate `scorelens` as the app bin does.
+#[cfg(all(target_arch = "wasm32", feature = "embed"))]
+extern crate self as scorelens;
+#[cfg(all(target_arch = "wasm32", feature = "embed"))]
+pub mod embed;
+
 pub use compare::{compare, score_run, Comparison, Run};
 pub use metrics::bootstrap::BootstrapOptions;
 pub use report::Report;

@@ -1,0 +1,164 @@
+//! The JavaScript API: `score`, `formats`, `profiles` and `version`, typed in the `.d.ts` by
+//! www/embed/types.d.ts. The report is the CLI's JSON as plain objects: maps become objects and
+//! a figure that does not apply is `null`, as in the CLI's output.
+
+use super::failure::{Failure, Kind};
+use super::input::sources;
+use super::panic;
+use super::run::{run, Outcome, Settings};
+use super::web::protocol::Named;
+use crate::formats::FORMATS;
+use crate::profiles::Profile;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+// The types the signatures below name, appended to the generated .d.ts.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("../../www/embed/types.d.ts");
+
+/// `score`'s options, as JavaScript passes them.
+#[derive(Debug, Default, Deserialize)]
+struct ScoreOptions {
+    profile: Option<String>,
+    binning: Option<String>,
+    strict: Option<bool>,
+}
+
+const OPTION_KEYS: [&str; 3] = ["profile", "binning", "strict"];
+
+/// The options, or why they are wrong.
+pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
+    let opts: ScoreOptions = if options.is_undefined() || options.is_null() {
+        ScoreOptions::default()
+    } else {
+        // serde-wasm-bindgen reads a struct's own fields only; a misspelt key is caught here.
+        if let Some(o) = options.dyn_ref::<js_sys::Object>() {
+            for key in js_sys::Object::keys(o).iter().filter_map(|k| k.as_string()) {
+                if !OPTION_KEYS.contains(&key.as_str()) {
+                    return Err(Failure::new(
+                        Kind::Options,
+                        "",
+                        format!("options: unknown key `{key}`; the keys are profile, binning and strict"),
+                    ));
+                }
+            }
+        }
+        serde_wasm_bindgen::from_value(options.clone())
+            .map_err(|e| Failure::new(Kind::Options, "", format!("options: {e}")))?
+    };
+    let mass = match opts.binning.as_deref() {
+        None | Some("width") | Some("equal-width") => false,
+        Some("mass") | Some("equal-mass") => true,
+        Some(other) => {
+            return Err(Failure::new(
+                Kind::Options,
+                "",
+                format!("options: binning `{other}` is neither `width` nor `mass`"),
+            ))
+        }
+    };
+    Ok(Settings {
+        profile: opts.profile.filter(|p| !p.trim().is_empty()),
+        strict: opts.strict.unwrap_or(false),
+        mass,
+    })
+}
+
+/// Any serialisable value as plain JavaScript: objects for maps, `null` for a missing figure.
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Failure> {
+    let ser = serde_wasm_bindgen::Serializer::new()
+        .serialize_maps_as_objects(true)
+        .serialize_missing_as_null(true);
+    value.serialize(&ser).map_err(|e| {
+        Failure::new(
+            Kind::Internal,
+            "",
+            format!("the report could not be converted: {e}"),
+        )
+    })
+}
+
+/// The report as `score` returns it; under equal-mass binning the bins are HELM's.
+fn report_js(outcome: Outcome, mass: bool) -> Result<JsValue, Failure> {
+    let mut report = outcome.report;
+    if mass {
+        report.conditioning.bins = outcome.mass.conditioning;
+        report.mixing.bins = outcome.mass.mixing;
+    }
+    to_js(&report)
+}
+
+/// Scores the input (one file or several read as one run) and resolves to the report, or
+/// rejects with a `ScorelensError` whose `problems` say file, line and reason.
+#[wasm_bindgen(unchecked_return_type = "Promise<Report>")]
+pub fn score(
+    #[wasm_bindgen(unchecked_param_type = "Input")] input: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ScoreOptions | undefined")] options: JsValue,
+) -> js_sys::Promise {
+    panic::install();
+    let mut settle = None;
+    let promise = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
+    let Some((resolve, reject)) = settle else {
+        return promise;
+    };
+    if let Some(message) = panic::stopped() {
+        let _ = reject.call1(&JsValue::NULL, &panic::internal_error(&message).to_js());
+        return promise;
+    }
+    let parsed = settings(&options).and_then(|s| Ok((sources(&input)?, s)));
+    let watch = panic::watch_reject(reject.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = match parsed {
+            Ok((inputs, settings)) => match run(inputs, &settings).await {
+                Ok(outcome) => report_js(outcome, settings.mass),
+                Err(f) => Err(f),
+            },
+            Err(f) => Err(f),
+        };
+        drop(watch);
+        let _ = match result {
+            Ok(report) => resolve.call1(&JsValue::NULL, &report),
+            Err(f) => reject.call1(&JsValue::NULL, &f.to_js()),
+        };
+    });
+    promise
+}
+
+fn named(list: Vec<Named>) -> JsValue {
+    to_js(&list).unwrap_or_else(|_| js_sys::Array::new().into())
+}
+
+/// Every format the reader detects, with a line on what it reads.
+#[wasm_bindgen(unchecked_return_type = "Named[]")]
+pub fn formats() -> JsValue {
+    named(
+        FORMATS
+            .iter()
+            .map(|f| Named {
+                name: f.name().to_string(),
+                describe: f.describe().to_string(),
+            })
+            .collect(),
+    )
+}
+
+/// Every profile `score` accepts in `options.profile`, with a line on what it scores.
+#[wasm_bindgen(unchecked_return_type = "Named[]")]
+pub fn profiles() -> JsValue {
+    named(
+        Profile::all()
+            .iter()
+            .map(|p| Named {
+                name: p.name.to_string(),
+                describe: p.describe.to_string(),
+            })
+            .collect(),
+    )
+}
+
+/// The scorelens version this module was built from.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

@@ -1,0 +1,180 @@
+//! What the widget shows, by its `view` attribute: the app's own panels (cards, reliability
+//! diagram, conditioning versus mixing, I/C, groups, warnings, notes), arranged for a
+//! documentation page instead of the app's tabs.
+
+use super::drop::DropTarget;
+use super::failure::Failure;
+use super::web::cards::Cards;
+use super::web::cond_mix::CondMix;
+use super::web::export::{save, stem};
+use super::web::fmt;
+use super::web::groups::Groups;
+use super::web::ic::Ic;
+use super::web::multi::Multi;
+use super::web::notes::Notes;
+use super::web::protocol::Scored;
+use super::web::reliability::Reliability;
+use super::web::report_view::diagram;
+use super::web::rewardbench::RewardBench;
+use super::web::state::use_state;
+use super::web::toggles::{BinningToggle, ReadingToggle};
+use super::web::warnings::WarningList;
+use super::widget::{Props, Status, ViewKind};
+use leptos::prelude::*;
+use std::sync::Arc;
+use web_sys::File;
+
+/// The widget: the drop zone when there is no `src`, then the report, the error or the wait.
+#[component]
+pub fn Embed(props: Props, on_files: Callback<Vec<File>>) -> impl IntoView {
+    let status = props.status;
+    let done =
+        Signal::derive(move || status.with(|s| matches!(s, Status::Scored(_) | Status::Failed(_))));
+    view! {
+        <div
+            class="sl-root"
+            data-theme=move || props.theme.get().attribute()
+            data-view=move || props.view.get().name()
+            data-testid="widget"
+        >
+            <Show when=move || props.src.with(Option::is_none)>
+                <DropTarget on_files=on_files compact=done profile=props.profile />
+            </Show>
+            {move || match status.get() {
+                Status::Empty => ().into_any(),
+                Status::Loading(what) => view! {
+                    <p class="panel sl-loading" role="status" data-testid="widget-loading">{format!("Scoring {what}…")}</p>
+                }
+                .into_any(),
+                Status::Failed(f) => failed(&f).into_any(),
+                Status::Scored(s) => report(s, props.view.get()),
+            }}
+            <p class="sl-credit">"Scored in this page by scorelens"</p>
+        </div>
+    }
+}
+
+fn failed(f: &Failure) -> impl IntoView {
+    let first = f.message.lines().next().unwrap_or_default().to_string();
+    view! {
+        <section class="panel failed" role="alert" data-testid="widget-failed" data-kind=f.kind.name()>
+            <h3>"No report"</h3>
+            <p>{first}</p>
+            <WarningList warnings=Arc::new(f.problems.clone()) />
+        </section>
+    }
+}
+
+/// Model, profile, counts and files: what the figures below are about.
+fn head(s: &Scored) -> impl IntoView {
+    let r = &s.report;
+    let files = r
+        .files
+        .iter()
+        .map(|f| format!("{} ({})", f.name, f.format))
+        .collect::<Vec<_>>()
+        .join(", ");
+    view! {
+        <section class="panel report-header sl-head" data-testid="widget-head">
+            <div class="model-line">
+                <h2 data-testid="model">{r.model.clone().unwrap_or_else(|| "model not named in the file".to_string())}</h2>
+                <span class="muted" data-testid="profile">{format!("profile {}", r.profile)}</span>
+            </div>
+            <p class="counts">
+                <span data-figure="items" data-value=r.items.to_string()>{fmt::count(r.items)}</span>
+                " items scored · "
+                <span data-figure="skipped" data-value=r.skipped.to_string()>{fmt::count(r.skipped)}</span>
+                " skipped"
+                {r.benchmark.clone().map(|b| format!(" · benchmark {b}"))}
+            </p>
+            <p class="files muted small">{files}</p>
+        </section>
+    }
+}
+
+fn cards(s: &Arc<Scored>) -> impl IntoView {
+    view! { <div class="cards" data-testid="cards"><Cards scored=s.clone() /></div> }
+}
+
+fn toolbar() -> impl IntoView {
+    view! { <div class="toolbar"><ReadingToggle /><BinningToggle /></div> }
+}
+
+/// The app's reliability diagram, following the reading and binning toggles.
+fn reliability(s: &Arc<Scored>) -> impl IntoView {
+    let (series, caption) = diagram(use_state(), s);
+    let has_probs = s.report.conditioning.items > 0;
+    view! {
+        <section class="panel" data-testid="reliability">
+            <h3>"Reliability"</h3>
+            {if has_probs {
+                view! { <Reliability id="reliability" series=series caption=caption /> }.into_any()
+            } else {
+                view! { <p class="muted">"No item carries probabilities, so there is nothing to calibrate."</p> }.into_any()
+            }}
+        </section>
+    }
+}
+
+fn absent(what: &str, profile: &str) -> impl IntoView {
+    view! { <p class="panel muted" data-testid="widget-absent">{format!("The {profile} profile gives no {what} for this file.")}</p> }
+}
+
+fn ic(s: &Scored) -> AnyView {
+    match s.report.ic.clone() {
+        Some(ic) => view! { <Ic ic=ic /> }.into_any(),
+        None => absent("I and C", &s.report.profile).into_any(),
+    }
+}
+
+fn rewardbench(s: &Scored) -> AnyView {
+    match s.report.rewardbench.clone() {
+        Some(rb) => view! { <RewardBench rb=rb intervals=s.report.intervals.clone() /> }.into_any(),
+        None => absent("RewardBench figures", &s.report.profile).into_any(),
+    }
+}
+
+fn warnings(s: &Scored) -> impl IntoView {
+    view! { <WarningList warnings=Arc::new(s.report.warnings.clone()) /> }
+}
+
+/// The report's JSON, exactly as the CLI writes it, as a download.
+fn json_button(s: &Arc<Scored>) -> impl IntoView {
+    let name = format!(
+        "{}.report.json",
+        stem(s.report.model.as_deref().unwrap_or("scorelens"))
+    );
+    let s = s.clone();
+    view! {
+        <div class="export">
+            <button data-export="json" on:click=move |_| save(&name, "application/json", &s.json)>"Report JSON"</button>
+        </div>
+    }
+}
+
+fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
+    let r = &s.report;
+    match kind {
+        ViewKind::Summary => view! { {head(&s)} {cards(&s)} {warnings(&s)} }.into_any(),
+        ViewKind::Reliability => view! { {toolbar()} {reliability(&s)} }.into_any(),
+        ViewKind::Ic => ic(&s),
+        ViewKind::RewardBench => rewardbench(&s),
+        ViewKind::Full => view! {
+            {head(&s)}
+            {json_button(&s)}
+            {warnings(&s)}
+            <Notes notes=r.notes.clone() reported=r.reported.clone() />
+            {toolbar()}
+            {cards(&s)}
+            <div class="columns">
+                {reliability(&s)}
+                <CondMix report=r.clone() />
+            </div>
+            {r.ic.is_some().then(|| ic(&s))}
+            {r.rewardbench.is_some().then(|| rewardbench(&s))}
+            {r.multi.clone().map(|m| view! { <Multi multi=m /> })}
+            <Groups groups=Arc::new(r.groups.clone()) intervals=Arc::new(r.intervals.clone()) />
+        }
+        .into_any(),
+    }
+}

@@ -1,0 +1,362 @@
+//! The Rust half of `<scorelens-report>`. The element (www/embed/scorelens.js) makes the shadow
+//! root and calls `mountReport`; this draws the widget into it, fetches `src` (same origin
+//! only) or waits for a drop, scores in the page, and reports each state back to the element:
+//! `data-state` on the host (`empty`, `loading`, `ready`, `error`) and `notify(state, detail)`.
+
+use super::api::to_js;
+use super::failure::{Failure, Kind};
+use super::input::{Data, Source};
+use super::panic;
+use super::run::{run, Settings};
+use super::views::Embed;
+use super::web::protocol::Scored;
+use super::web::state::{AppState, Binning};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::any::Any;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, File, HtmlElement, RequestInit, RequestMode, Response, ShadowRoot};
+
+/// The `view` attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewKind {
+    Summary,
+    Reliability,
+    Ic,
+    RewardBench,
+    Full,
+}
+
+impl ViewKind {
+    fn parse(v: Option<&str>) -> ViewKind {
+        match v.map(str::trim) {
+            Some("summary") => ViewKind::Summary,
+            Some("reliability") => ViewKind::Reliability,
+            Some("ic") => ViewKind::Ic,
+            Some("rewardbench") => ViewKind::RewardBench,
+            Some("full") | Some("") | None => ViewKind::Full,
+            Some(other) => {
+                warn(&format!("view=\"{other}\" is not one of summary, reliability, ic, rewardbench, full; showing full"));
+                ViewKind::Full
+            }
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ViewKind::Summary => "summary",
+            ViewKind::Reliability => "reliability",
+            ViewKind::Ic => "ic",
+            ViewKind::RewardBench => "rewardbench",
+            ViewKind::Full => "full",
+        }
+    }
+}
+
+/// The `theme` attribute: follow the system (the default), or force light or dark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    fn parse(v: Option<&str>) -> Theme {
+        match v.map(str::trim) {
+            Some("light") => Theme::Light,
+            Some("dark") => Theme::Dark,
+            _ => Theme::Auto,
+        }
+    }
+
+    /// The root's `data-theme`, which style.rs maps to a palette.
+    pub fn attribute(self) -> Option<&'static str> {
+        match self {
+            Theme::Auto => None,
+            Theme::Light => Some("light"),
+            Theme::Dark => Some("dark"),
+        }
+    }
+}
+
+fn binning(v: Option<&str>) -> Binning {
+    match v.map(str::trim) {
+        Some("mass") | Some("equal-mass") => Binning::EqualMass,
+        _ => Binning::EqualWidth,
+    }
+}
+
+fn warn(message: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(&format!("scorelens: {message}")));
+}
+
+/// Where a widget is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// No `src` and nothing dropped yet.
+    Empty,
+    /// Scoring; the text names what.
+    Loading(String),
+    Scored(Arc<Scored>),
+    Failed(Arc<Failure>),
+}
+
+/// The attributes as signals, and the widget's status.
+#[derive(Clone, Copy)]
+pub struct Props {
+    pub src: RwSignal<Option<String>>,
+    pub profile: RwSignal<Option<String>>,
+    pub view: RwSignal<ViewKind>,
+    pub theme: RwSignal<Theme>,
+    pub status: RwSignal<Status>,
+}
+
+/// What to score.
+enum Job {
+    Url(String),
+    Files(Vec<File>),
+}
+
+/// One mounted widget; the element frees it when it leaves the document.
+#[wasm_bindgen]
+pub struct Widget {
+    props: Props,
+    state: AppState,
+    // Dropped in this order: the view first, then the reactive owner of its signals.
+    _mount: Box<dyn Any>,
+    _owner: Owner,
+    _watch: panic::Watch,
+    mount: HtmlElement,
+}
+
+#[wasm_bindgen]
+impl Widget {
+    /// An observed attribute changed (`null`: removed).
+    #[wasm_bindgen(js_name = attributeChanged)]
+    pub fn attribute_changed(&self, name: &str, value: Option<String>) {
+        let v = value.as_deref();
+        let text = value.clone().filter(|s| !s.trim().is_empty());
+        match name {
+            "src" => self.props.src.set(text),
+            "profile" => self.props.profile.set(text),
+            "view" => self.props.view.set(ViewKind::parse(v)),
+            "theme" => self.props.theme.set(Theme::parse(v)),
+            "binning" => self.state.binning.set(binning(v)),
+            _ => {}
+        }
+    }
+}
+
+impl Drop for Widget {
+    fn drop(&mut self) {
+        self.mount.remove();
+    }
+}
+
+fn attr(host: &HtmlElement, name: &str) -> Option<String> {
+    host.get_attribute(name).filter(|s| !s.trim().is_empty())
+}
+
+/// The last path segment of a URL, decoded: the file name the report shows.
+fn file_name(url: &web_sys::Url) -> String {
+    let path = url.pathname();
+    let last = path.rsplit('/').next().unwrap_or_default();
+    js_sys::decode_uri_component(last)
+        .ok()
+        .and_then(|s| s.as_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "results".to_string())
+}
+
+/// Fetches `src`, which must be on the page's own origin (and stay there through redirects).
+async fn fetch_source(src: &str) -> Result<Source, Failure> {
+    let fail = |reason: String| Failure::new(Kind::Read, src, reason);
+    let js_fail = |e: JsValue| {
+        let why = js_sys::Error::from(e)
+            .message()
+            .as_string()
+            .unwrap_or_default();
+        fail(format!("could not be fetched: {why}"))
+    };
+    let window =
+        web_sys::window().ok_or_else(|| fail("there is no window to fetch from".into()))?;
+    let base = window
+        .document()
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_default();
+    let url =
+        web_sys::Url::new_with_base(src, &base).map_err(|_| fail("is not a URL".to_string()))?;
+    let origin = window.location().origin().map_err(js_fail)?;
+    if url.origin() != origin {
+        return Err(fail(format!(
+            "is not on this page's origin ({origin}); the widget reads only files served with the page"
+        )));
+    }
+    let init = RequestInit::new();
+    init.set_mode(RequestMode::SameOrigin);
+    let resp: Response = JsFuture::from(window.fetch_with_str_and_init(&url.href(), &init))
+        .await
+        .map_err(js_fail)?
+        .dyn_into()
+        .map_err(js_fail)?;
+    if !resp.ok() {
+        return Err(fail(format!(
+            "could not be fetched: HTTP {} {}",
+            resp.status(),
+            resp.status_text()
+        )));
+    }
+    let blob: Blob = JsFuture::from(resp.blob().map_err(js_fail)?)
+        .await
+        .map_err(js_fail)?
+        .dyn_into()
+        .map_err(js_fail)?;
+    Ok(Source {
+        name: file_name(&url),
+        data: Data::Blob(blob),
+    })
+}
+
+async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
+    let sources = match job {
+        Job::Url(url) => vec![fetch_source(&url).await?],
+        Job::Files(files) => files.into_iter().map(Source::file).collect(),
+    };
+    let o = run(sources, &settings).await?;
+    Ok(Scored {
+        json: o.report.to_json() + "\n",
+        report: o.report,
+        mass: o.mass,
+        kept: 0,
+        dropped: 0,
+        bytes: o.bytes,
+        millis: o.millis,
+    })
+}
+
+/// Tells the host element: `data-state`, and `notify(state, detail)` for its events.
+fn tell(host: &HtmlElement, notify: &js_sys::Function, state: &str, detail: &JsValue) {
+    let _ = host.set_attribute("data-state", state);
+    if let Err(e) = notify.call2(&JsValue::NULL, &JsValue::from_str(state), detail) {
+        web_sys::console::error_2(&"scorelens: an event listener failed".into(), &e);
+    }
+}
+
+/// Scores whenever `src`, `profile` or the dropped files change, and tells the host; returns what
+/// the drop zone calls with the files of a drop.
+fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback<Vec<File>> {
+    let dropped = StoredValue::new_local(Vec::<File>::new());
+    let drops = RwSignal::new(0u32);
+    let generation = StoredValue::new(0u32);
+    let (h, n) = (host, notify);
+    // Scores again whenever `src`, `profile` or the dropped files change.
+    Effect::new(move |_| {
+        let (src, profile) = (props.src.get(), props.profile.get());
+        drops.track();
+        let job = match src {
+            Some(url) => Job::Url(url),
+            None => match dropped.try_with_value(|f| f.clone()).unwrap_or_default() {
+                files if !files.is_empty() => Job::Files(files),
+                _ => {
+                    props.status.set(Status::Empty);
+                    return tell(&h, &n, "empty", &JsValue::UNDEFINED);
+                }
+            },
+        };
+        let what = match &job {
+            Job::Url(url) => url.clone(),
+            Job::Files(files) => files.iter().map(File::name).collect::<Vec<_>>().join(", "),
+        };
+        let current = generation.get_value().wrapping_add(1);
+        generation.set_value(current);
+        props.status.set(Status::Loading(what));
+        tell(&h, &n, "loading", &JsValue::UNDEFINED);
+        let settings = Settings {
+            profile,
+            strict: false,
+            mass: true,
+        };
+        let (h, n) = (h.clone(), n.clone());
+        spawn_local(async move {
+            let result = score_job(job, settings).await;
+            // A newer job, or the widget is gone: this result is not wanted.
+            if generation.try_get_value() != Some(current) {
+                return;
+            }
+            let (status, state, detail) = match result {
+                Ok(s) => {
+                    let detail = to_js(&s.report).unwrap_or(JsValue::UNDEFINED);
+                    (Status::Scored(Arc::new(s)), "ready", detail)
+                }
+                Err(f) => {
+                    let detail = f.to_js();
+                    (Status::Failed(Arc::new(f)), "error", detail)
+                }
+            };
+            if props.status.try_set(status).is_some() {
+                return;
+            }
+            // Let the view draw the result before the page hears of it.
+            leptos::task::tick().await;
+            tell(&h, &n, state, &detail);
+        });
+    });
+    Callback::new(move |files: Vec<File>| {
+        if dropped.try_set_value(files).is_none() {
+            drops.update(|n| *n = n.wrapping_add(1));
+        }
+    })
+}
+
+/// Draws a widget into `shadow` for the element `host`, which it reads attributes from.
+#[wasm_bindgen(js_name = mountReport)]
+pub fn mount_report(
+    shadow: ShadowRoot,
+    host: HtmlElement,
+    notify: js_sys::Function,
+) -> Result<Widget, JsValue> {
+    panic::install();
+    if let Some(message) = panic::stopped() {
+        return Err(panic::internal_error(&message).to_js());
+    }
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("scorelens: no document")?;
+    let mount: HtmlElement = document.create_element("div")?.dyn_into()?;
+    mount.set_class_name("sl-mount");
+    shadow.append_child(&mount)?;
+    let watch = panic::watch_notify(notify.clone());
+    let owner = Owner::new();
+    let (props, state, view) = owner.with(|| {
+        let state = AppState::new();
+        state
+            .binning
+            .set(binning(attr(&host, "binning").as_deref()));
+        let props = Props {
+            src: RwSignal::new(attr(&host, "src")),
+            profile: RwSignal::new(attr(&host, "profile")),
+            view: RwSignal::new(ViewKind::parse(host.get_attribute("view").as_deref())),
+            theme: RwSignal::new(Theme::parse(host.get_attribute("theme").as_deref())),
+            status: RwSignal::new(Status::Empty),
+        };
+        // Inside `mount_to`, which starts Leptos's executor that the effect and tasks run on.
+        let view = leptos::mount::mount_to(mount.clone(), move || {
+            provide_context(state);
+            let on_files = scorer(props, host, notify.clone());
+            view! { <Embed props=props on_files=on_files /> }
+        });
+        (props, state, view)
+    });
+    Ok(Widget {
+        props,
+        state,
+        _mount: Box::new(view),
+        _owner: owner,
+        _watch: watch,
+        mount,
+    })
+}

@@ -1,0 +1,43 @@
+// Types of the scorelens embed entry module (scorelens.js). The report's types come from the
+// module wasm-bindgen generates (scorelens_wasm.d.ts, from www/embed/types.d.ts).
+import type { Input, Named, Report, ScoreOptions } from './scorelens_wasm.js';
+
+export type {
+  Bin, Calibration, FileSummary, GroupFigures, IcFigures, IcType, Input, InputFile, Intervals,
+  Metrics, Named, Problem, Report, Reported, RewardBenchFigures, ScoreOptions, ScorelensError,
+} from './scorelens_wasm.js';
+
+/**
+ * Loads the WebAssembly once (every call returns the same promise). `source` overrides where it
+ * comes from; by default scorelens_wasm_bg.wasm beside this module. The other functions call it.
+ */
+export function init(source?: string | URL | Request | Response | WebAssembly.Module): Promise<void>;
+
+/**
+ * Scores one file, or several read as one run. Resolves to the report (the CLI's JSON);
+ * rejects with a `ScorelensError` whose `problems` give file, line and reason.
+ */
+export function score(input: Input, options?: ScoreOptions): Promise<Report>;
+
+/** The formats scorelens reads. */
+export function formats(): Promise<Named[]>;
+
+/** The profiles `score` accepts in `options.profile`. */
+export function profiles(): Promise<Named[]>;
+
+/** The scorelens version of the WebAssembly. */
+export function version(): Promise<string>;
+
+/** `<scorelens-report>`; defined when the module loads. */
+export class ScorelensReport extends HTMLElement {
+  /** The last report the element showed, or null. */
+  readonly report: Report | null;
+  /** Why the element shows no report, or null. */
+  readonly error: import('./scorelens_wasm.js').ScorelensError | null;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'scorelens-report': ScorelensReport;
+  }
+}
