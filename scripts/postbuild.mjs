@@ -2,7 +2,9 @@
 // 1. Adds the SHA-256 of each inline script (Trunk's start-up module) to the page's CSP, so the
 //    policy allows exactly that script and nothing else inline.
 // 2. Writes samples/index.json, the list the "try a sample" buttons show: each file directly in
-//    samples/ is a sample, each folder is one sample whose files are read as one run.
+//    samples/ is a sample, each folder is one sample. A folder's files are read as one run,
+//    unless each is a canonical file whose header names a different model: then they are models
+//    to compare, one run each (`together: false`).
 // 3. Writes the offline cache list and a version into sw.js.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, readdirSync, statSync, existsSync } from 'node:fs';
@@ -46,6 +48,21 @@ if (!found) {
 writeFileSync(indexPath, html);
 
 // 2. Samples manifest.
+function headerModel(file) {
+  const first = readFileSync(file, 'utf8').split('\n', 1)[0];
+  try {
+    const h = JSON.parse(first);
+    return h && typeof h === 'object' && 'scorelens' in h && typeof h.model === 'string' ? h.model : null;
+  } catch {
+    return null;
+  }
+}
+function separateModels(files) {
+  if (files.length < 2) return false;
+  const models = files.map(headerModel);
+  return models.every((m) => m !== null) && new Set(models).size === models.length;
+}
+
 const samplesDir = join(stage, 'samples');
 const samples = [];
 if (existsSync(samplesDir)) {
@@ -61,6 +78,7 @@ if (existsSync(samplesDir)) {
       name: e.name,
       files: files.map((f) => relative(samplesDir, f).split('\\').join('/')),
       bytes: files.reduce((n, f) => n + statSync(f).size, 0),
+      together: !separateModels(files),
     });
   }
   writeFileSync(join(samplesDir, 'index.json'), JSON.stringify(samples, null, 1) + '\n');

@@ -10,3 +10,20 @@ echo "== cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --locked
+
+# The browser app (docs/app.md): lints of the wasm bins, the site built with Trunk, its page
+# weight against the budget, then the end-to-end tests in headless Chromium. The CLI the tests
+# compare with is the debug build `cargo test` just made (same figures as release, no rebuild).
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+echo "== browser app: clippy (wasm32)"
+cargo clippy --locked --target wasm32-unknown-unknown --features ui --bin app --bin worker -- -D warnings
+echo "== browser app: trunk build"
+TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline
+echo "== browser app: page weight"
+node scripts/page_weight.mjs dist --budget-kb 400
+echo "== browser app: end-to-end tests (headless Chromium)"
+cargo build --locked --bin scorelens
+SCORELENS_BIN="$PWD/target/debug/scorelens" node --test --test-concurrency=1 tests/e2e/
+if [ -f target/e2e/timings.json ]; then
+  echo "== 100 MB in the browser: $(tr -d '\n ' < target/e2e/timings.json)"
+fi

@@ -12,8 +12,8 @@ use crate::metrics::ece::BinReport;
 use crate::metrics::ece_em::EqualMass;
 use crate::metrics::groups::NO_GROUP;
 use crate::metrics::outcome;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// How many records a session keeps by default (about 40 bytes each, plus the id).
 pub const DEFAULT_CAP: usize = 1_000_000;
@@ -40,7 +40,7 @@ struct Record {
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Interner {
     names: Vec<String>,
-    index: HashMap<String, u32>,
+    index: FxHashMap<String, u32>,
 }
 
 impl Interner {
@@ -168,8 +168,11 @@ impl Explorer {
         if let Body::Option(o) = &item.body {
             let correct = o.answer == Some(o.gold);
             for (slot, mode) in [Mode::Conditioning, Mode::Mixing].into_iter().enumerate() {
-                if let Some(q) = o.probs.as_ref().and_then(|p| p.distribution(mode)) {
-                    let c = confidence(o, &q);
+                let c = o
+                    .probs
+                    .as_ref()
+                    .and_then(|p| p.with_distribution(mode, |q| confidence(o, q)));
+                if let Some(c) = c {
                     self.mass[slot].add(c, correct);
                     conf[slot] = Some(c as f32);
                 }
@@ -179,7 +182,23 @@ impl Explorer {
             self.dropped += 1;
             return;
         }
-        let (gold, answer) = labels(item);
+        let (gold, answer) = match &item.body {
+            // The common case interns the option labels as they are, without a copy.
+            Body::Option(o) => {
+                let label = |i: usize| o.options.get(i).map_or("", String::as_str);
+                (
+                    self.strings.get(label(o.gold)),
+                    o.answer.map_or(NONE, |a| self.strings.get(label(a))),
+                )
+            }
+            _ => {
+                let (gold, answer) = labels(item);
+                (
+                    self.strings.get(&gold),
+                    answer.map_or(NONE, |a| self.strings.get(&a)),
+                )
+            }
+        };
         self.ids.push_str(&item.id);
         let record = Record {
             id_end: self.ids.len() as u32,
@@ -187,8 +206,8 @@ impl Explorer {
             file: self.file,
             group: self.strings.get(item.group.as_deref().unwrap_or(NO_GROUP)),
             kind: self.strings.get(item.type_name()),
-            gold: self.strings.get(&gold),
-            answer: answer.map_or(NONE, |a| self.strings.get(&a)),
+            gold,
+            answer,
             credit: judged.credit as f32,
             confidence: conf,
         };

@@ -17,6 +17,8 @@ enum Source {
 
 struct Card {
     key: &'static str,
+    /// A 95% interval shown under the figure.
+    interval: Option<(f64, f64)>,
     label: &'static str,
     kind: Kind,
     source: Source,
@@ -29,6 +31,7 @@ fn cards(s: &Scored) -> Vec<Card> {
     if let Some(ic) = s.report.ic.as_ref() {
         out.push(Card {
             key: "i",
+            interval: None,
             label: "I",
             kind: Kind::Points,
             source: Source::Plain(ic.overall.i),
@@ -36,6 +39,7 @@ fn cards(s: &Scored) -> Vec<Card> {
         });
         out.push(Card {
             key: "c",
+            interval: None,
             label: "C",
             kind: Kind::Points,
             source: Source::Plain(ic.overall.c),
@@ -45,6 +49,12 @@ fn cards(s: &Scored) -> Vec<Card> {
     out.extend([
         Card {
             key: "accuracy",
+            interval: s
+                .report
+                .intervals
+                .wilson
+                .get("metrics.accuracy")
+                .map(|i| (i.lo, i.hi)),
             label: "Accuracy",
             kind: Kind::Share,
             source: Source::Plain(m.accuracy),
@@ -52,6 +62,7 @@ fn cards(s: &Scored) -> Vec<Card> {
         },
         Card {
             key: "normalized",
+            interval: None,
             label: "Normalized",
             kind: Kind::Score,
             source: Source::Plain(m.normalized),
@@ -59,6 +70,7 @@ fn cards(s: &Scored) -> Vec<Card> {
         },
         Card {
             key: "ece",
+            interval: None,
             label: "ECE",
             kind: Kind::Score,
             source: Source::Calibration(|c| c.ece),
@@ -66,6 +78,7 @@ fn cards(s: &Scored) -> Vec<Card> {
         },
         Card {
             key: "brier",
+            interval: None,
             label: "Brier",
             kind: Kind::Score,
             source: Source::Calibration(|c| c.brier),
@@ -73,6 +86,7 @@ fn cards(s: &Scored) -> Vec<Card> {
         },
         Card {
             key: "epa",
+            interval: None,
             label: "EPA",
             kind: Kind::Score,
             source: Source::Calibration(|c| c.epa),
@@ -80,6 +94,7 @@ fn cards(s: &Scored) -> Vec<Card> {
         },
         Card {
             key: "invalid_share",
+            interval: None,
             label: "Invalid answers",
             kind: Kind::Share,
             source: Source::Plain(m.invalid_share),
@@ -87,6 +102,7 @@ fn cards(s: &Scored) -> Vec<Card> {
         },
         Card {
             key: "outside_mass",
+            interval: None,
             label: "Outside mass",
             kind: Kind::Score,
             source: Source::Plain(m.outside_mass),
@@ -99,7 +115,14 @@ fn cards(s: &Scored) -> Vec<Card> {
 #[component]
 pub fn Cards(scored: Arc<Scored>) -> impl IntoView {
     let state = use_state();
-    let list = cards(&scored);
+    // Without probabilities the calibration cards would all be dashes: leave them out.
+    let probs = scored.report.conditioning.items > 0;
+    let list: Vec<Card> = cards(&scored)
+        .into_iter()
+        .filter(|c| {
+            probs || !(matches!(c.source, Source::Calibration(_)) || c.key == "outside_mass")
+        })
+        .collect();
     list.into_iter()
         .map(|card| {
             let s = scored.clone();
@@ -140,6 +163,11 @@ pub fn Cards(scored: Arc<Scored>) -> impl IntoView {
                             {tag.map(|t| view! { <span class="card-tag">{t}</span> })}
                         </span>
                     }).collect_view()}
+                    {card.interval.map(|(lo, hi)| view! {
+                        <span class="card-ci" title="95% Wilson interval">
+                            {format!("95%: {}–{}", fmt::show(Some(lo), card.kind), fmt::show(Some(hi), card.kind))}
+                        </span>
+                    })}
                     <span class="tip" role="tooltip" id=tip_id>{card.tip}</span>
                 </div>
             }

@@ -16,6 +16,8 @@ struct Sample {
     name: String,
     files: Vec<String>,
     bytes: f64,
+    /// Read the files as one run; false for files of different models, to compare.
+    together: bool,
 }
 
 fn list(files: Option<FileList>) -> Vec<File> {
@@ -93,7 +95,7 @@ pub fn DropZone() -> impl IntoView {
     let try_sample = move |sample: Sample| {
         spawn_local(async move {
             match sample_files(&sample).await {
-                Ok(files) => client::add(state, files, true),
+                Ok(files) => client::add(state, files, sample.together),
                 Err(e) => web_sys::console::error_2(&"scorelens: sample not loaded".into(), &e),
             }
         })

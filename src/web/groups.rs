@@ -3,6 +3,7 @@
 use super::fmt::{self, Kind};
 use super::state::use_state;
 use leptos::prelude::*;
+use scorelens::report::intervals::Intervals;
 use scorelens::report::GroupFigures;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -41,7 +42,7 @@ fn compare(a: &GroupFigures, b: &GroupFigures, col: Col) -> Ordering {
 }
 
 #[component]
-pub fn Groups(groups: Arc<Vec<GroupFigures>>) -> impl IntoView {
+pub fn Groups(groups: Arc<Vec<GroupFigures>>, intervals: Arc<Intervals>) -> impl IntoView {
     let state = use_state();
     let sort = RwSignal::new((Col::Name, true));
     let header = move |col: Col, label: &'static str, numeric: bool| {
@@ -81,6 +82,10 @@ pub fn Groups(groups: Arc<Vec<GroupFigures>>) -> impl IntoView {
         list.into_iter()
             .map(|g| {
                 let name = g.name.clone();
+                let ci = intervals
+                    .wilson
+                    .get(&format!("groups.{}.accuracy", g.name))
+                    .map(|i| format!("{}–{}", fmt::show(Some(i.lo), Kind::Share), fmt::show(Some(i.hi), Kind::Share)));
                 view! {
                     <tr data-group=g.name.clone()>
                         <th scope="row">
@@ -90,6 +95,7 @@ pub fn Groups(groups: Arc<Vec<GroupFigures>>) -> impl IntoView {
                         </th>
                         <td class="num" data-value=g.items.to_string()>{fmt::count(g.items)}</td>
                         <td class="num" data-value=fmt::exact(g.accuracy)>{fmt::show(g.accuracy, Kind::Share)}</td>
+                        <td class="num muted ci">{ci.unwrap_or_default()}</td>
                         <td class="num" data-value=fmt::exact(g.normalized)>{fmt::show(g.normalized, Kind::Score)}</td>
                         <td class="num" data-value=fmt::exact(g.invalid_share)>{fmt::show(g.invalid_share, Kind::Share)}</td>
                     </tr>
@@ -107,6 +113,7 @@ pub fn Groups(groups: Arc<Vec<GroupFigures>>) -> impl IntoView {
                             {header(Col::Name, "group", false)}
                             {header(Col::Items, "items", true)}
                             {header(Col::Accuracy, "accuracy", true)}
+                            <th class="num" scope="col">"95% Wilson"</th>
                             {header(Col::Normalized, "normalized", true)}
                             {header(Col::Invalid, "invalid", true)}
                         </tr>

@@ -69,7 +69,7 @@ pub fn ReportHeader(id: u32, scored: Arc<Scored>) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="panel report-header" data-testid="report-header">
+        <section class="panel report-header" data-testid="report-header" data-profile=r.profile.clone() data-bytes=scored.bytes.to_string() data-millis=scored.millis.to_string()>
             <div class="model-line">
                 <h2 data-testid="model">{r.model.clone().unwrap_or_else(|| "model not named in the file".to_string())}</h2>
                 <label class="profile">

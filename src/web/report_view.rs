@@ -1,5 +1,6 @@
 //! One run's whole report, panel by panel, in the order a reader asks the questions: what was
-//! read, what went wrong, the headline, calibration, the breakdowns, then the items themselves.
+//! read, what went wrong, the headline, the benchmark's own figures, calibration, the
+//! breakdowns, then the items themselves.
 
 use super::cards::Cards;
 use super::cond_mix::CondMix;
@@ -8,9 +9,11 @@ use super::export::{stem, Export};
 use super::groups::Groups;
 use super::header::ReportHeader;
 use super::ic::Ic;
+use super::multi::Multi;
 use super::notes::Notes;
 use super::protocol::Scored;
 use super::reliability::{Reliability, Series};
+use super::rewardbench::RewardBench;
 use super::state::{use_state, AppState, Binning, Reading};
 use super::tables;
 use super::toggles::{BinningToggle, ReadingToggle};
@@ -82,26 +85,38 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
             <Export stem=stem(&title) json=Some(scored.json.clone()) tables=tables::report_tables(&scored) svg=svg_id.clone() />
             <WarningList warnings=Arc::new(report.warnings.clone()) />
             <Notes notes=report.notes.clone() reported=report.reported.clone() />
-            <div class="toolbar">
-                <ReadingToggle />
-                <BinningToggle />
-            </div>
+            {has_probs.then(|| view! {
+                <div class="toolbar">
+                    <ReadingToggle />
+                    <BinningToggle />
+                </div>
+            })}
             <div class="cards" data-testid="cards">
                 <Cards scored=scored.clone() />
             </div>
-            <div class="columns">
-                <section class="panel" data-testid="reliability">
-                    <h3>"Reliability"</h3>
-                    {if has_probs {
-                        view! { <Reliability id=svg_id series=series caption=caption /> }.into_any()
-                    } else {
-                        view! { <p class="muted">"No item carries probabilities, so there is nothing to calibrate."</p> }.into_any()
-                    }}
-                </section>
-                <CondMix report=report.clone() />
-            </div>
+            {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
             {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
-            <Groups groups=Arc::new(report.groups.clone()) />
+            {report.multi.clone().map(|m| view! { <Multi multi=m /> })}
+            {if has_probs {
+                view! {
+                    <div class="columns">
+                        <section class="panel" data-testid="reliability">
+                            <h3>"Reliability"</h3>
+                            <Reliability id=svg_id series=series caption=caption />
+                        </section>
+                        <CondMix report=report.clone() />
+                    </div>
+                }
+                .into_any()
+            } else {
+                view! {
+                    <p class="panel muted" data-testid="no-probabilities">
+                        "No item carries probabilities, so there is no calibration to show: the reliability diagram, ECE, Brier, EPA and NLL apply to items with probabilities over their options."
+                    </p>
+                }
+                .into_any()
+            }}
+            <Groups groups=Arc::new(report.groups.clone()) intervals=Arc::new(report.intervals.clone()) />
             <Explorer id=id groups=groups kept=scored.kept />
         </div>
     }

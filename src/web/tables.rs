@@ -157,9 +157,11 @@ fn csv_field(s: &str) -> String {
     }
 }
 
+/// Full precision; whole numbers (counts) without a trailing `.0`.
 fn csv_cell(c: &Cell) -> String {
     match c {
         Cell::Text(s) => csv_field(s),
+        Cell::Num(Some(v)) if v.fract() == 0.0 && v.abs() < 9e15 => format!("{v:.0}"),
         Cell::Num(v) => super::fmt::exact(*v),
     }
 }
