@@ -27,3 +27,10 @@ SCORELENS_BIN="$PWD/target/debug/scorelens" node --test --test-concurrency=1 tes
 if [ -f target/e2e/timings.json ]; then
   echo "== 100 MB in the browser: $(tr -d '\n ' < target/e2e/timings.json)"
 fi
+
+# The embeddable widget and JS API (docs/embed.md): clippy for wasm32, then its wasm-bindgen tests
+# in headless Chromium against the CLI's reports (scripts/wasm_test.sh). Its browser test,
+# tests/e2e/embed.test.mjs, runs with the end-to-end tests on the site Trunk builds (dist/embed/
+# comes from Trunk's build hook, scripts/dist.sh --stage).
+echo "== embed: wasm tests (headless Chromium)"
+bash scripts/wasm_test.sh
