@@ -9,6 +9,7 @@
 mod api;
 mod drop;
 mod failure;
+mod fetch;
 mod input;
 mod panic;
 mod run;
@@ -27,4 +28,5 @@ pub use api::{formats, profiles, score, version};
 /// panic would stop its own test runner.
 #[doc(hidden)]
 pub use panic::report as report_panic;
+pub use style::style_sheet;
 pub use widget::{mount_report, Widget};

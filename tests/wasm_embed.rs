@@ -377,3 +377,37 @@ fn profiles_and_formats_list_what_the_cli_lists() {
     assert!(PROFILES.contains(&"generic") && PROFILES.contains(&"rewardbench2"));
     assert_eq!(embed::version(), env!("CARGO_PKG_VERSION"));
 }
+
+/// The widget's sheet is the app's www/style.css made fit for a shadow root: no `:root` (it would
+/// match nothing), no `rem` (it would follow the host's font size), both palettes on demand.
+#[wasm_bindgen_test]
+fn the_style_sheet_is_the_apps_scoped_to_the_widget() {
+    let sheet = embed::style_sheet();
+    let app = include_str!("../www/style.css");
+    assert!(
+        app.contains(":root") && app.contains("rem"),
+        "the app's sheet has what is rewritten"
+    );
+    assert!(!sheet.contains(":root"));
+    let rem_units = sheet
+        .match_indices("rem")
+        .filter(|(i, _)| sheet[..*i].ends_with(|c: char| c.is_ascii_digit() || c == '.'))
+        .count();
+    assert_eq!(rem_units, 0, "rem lengths become pixels");
+    // 1.25rem (the app's h2) at the browser's 16 px.
+    assert!(app.contains("font-size: 1.25rem") && sheet.contains("font-size: 20px"));
+    for theme in ["light", "dark"] {
+        let at = sheet
+            .find(&format!(".sl-root[data-theme=\"{theme}\"]"))
+            .unwrap_or_else(|| panic!("the {theme} palette"));
+        let block = &sheet[at..at + sheet[at..].find('}').unwrap()];
+        assert!(
+            block.contains("--bg:") && block.contains("--ink:"),
+            "{block}"
+        );
+        assert!(block.contains(&format!("color-scheme: {theme}")));
+    }
+    // The widget's own rules (widget.css) come after the app's.
+    assert!(sheet.contains(":host { display: block; }"));
+    assert!(sheet.rfind(".sl-root {").unwrap() > sheet.find(".sl-root[data-theme").unwrap());
+}

@@ -4,8 +4,9 @@
 //! `data-state` on the host (`empty`, `loading`, `ready`, `error`) and `notify(state, detail)`.
 
 use super::api::to_js;
-use super::failure::{Failure, Kind};
-use super::input::{Data, Source};
+use super::failure::Failure;
+use super::fetch::fetch_source;
+use super::input::Source;
 use super::panic;
 use super::run::{run, Settings};
 use super::views::Embed;
@@ -17,8 +18,7 @@ use std::any::Any;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{Blob, File, HtmlElement, RequestInit, RequestMode, Response, ShadowRoot};
+use web_sys::{File, HtmlElement, ShadowRoot};
 
 /// The `view` attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,66 +159,6 @@ impl Drop for Widget {
 
 fn attr(host: &HtmlElement, name: &str) -> Option<String> {
     host.get_attribute(name).filter(|s| !s.trim().is_empty())
-}
-
-/// The last path segment of a URL, decoded: the file name the report shows.
-fn file_name(url: &web_sys::Url) -> String {
-    let path = url.pathname();
-    let last = path.rsplit('/').next().unwrap_or_default();
-    js_sys::decode_uri_component(last)
-        .ok()
-        .and_then(|s| s.as_string())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "results".to_string())
-}
-
-/// Fetches `src`, which must be on the page's own origin (and stay there through redirects).
-async fn fetch_source(src: &str) -> Result<Source, Failure> {
-    let fail = |reason: String| Failure::new(Kind::Read, src, reason);
-    let js_fail = |e: JsValue| {
-        let why = js_sys::Error::from(e)
-            .message()
-            .as_string()
-            .unwrap_or_default();
-        fail(format!("could not be fetched: {why}"))
-    };
-    let window =
-        web_sys::window().ok_or_else(|| fail("there is no window to fetch from".into()))?;
-    let base = window
-        .document()
-        .and_then(|d| d.base_uri().ok().flatten())
-        .unwrap_or_default();
-    let url =
-        web_sys::Url::new_with_base(src, &base).map_err(|_| fail("is not a URL".to_string()))?;
-    let origin = window.location().origin().map_err(js_fail)?;
-    if url.origin() != origin {
-        return Err(fail(format!(
-            "is not on this page's origin ({origin}); the widget reads only files served with the page"
-        )));
-    }
-    let init = RequestInit::new();
-    init.set_mode(RequestMode::SameOrigin);
-    let resp: Response = JsFuture::from(window.fetch_with_str_and_init(&url.href(), &init))
-        .await
-        .map_err(js_fail)?
-        .dyn_into()
-        .map_err(js_fail)?;
-    if !resp.ok() {
-        return Err(fail(format!(
-            "could not be fetched: HTTP {} {}",
-            resp.status(),
-            resp.status_text()
-        )));
-    }
-    let blob: Blob = JsFuture::from(resp.blob().map_err(js_fail)?)
-        .await
-        .map_err(js_fail)?
-        .dyn_into()
-        .map_err(js_fail)?;
-    Ok(Source {
-        name: file_name(&url),
-        data: Data::Blob(blob),
-    })
 }
 
 async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
