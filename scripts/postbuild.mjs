@@ -37,7 +37,7 @@ html = html.replace(/<meta\b[^>]*>/g, (tag) => {
   found = true;
   return tag.replace(/content="([^"]*)"/, (_, policy) => {
     const rules = policy.split(';').map((r) => r.trim()).filter(Boolean).map((r) =>
-      r.startsWith('script-src ') ? `${r} ${hashes.join(' ')}`.trim() : r);
+      r.startsWith('script-src ') ? [...new Set([...r.split(/\s+/), ...hashes])].join(' ') : r);
     return `content="${rules.join('; ')}"`;
   });
 });

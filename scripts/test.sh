@@ -17,12 +17,13 @@ cargo test --locked
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 echo "== browser app: clippy (wasm32)"
 cargo clippy --locked --target wasm32-unknown-unknown --features ui --bin app --bin worker -- -D warnings
-echo "== browser app: trunk build"
-TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline
+echo "== browser app: trunk build (into target/site)"
+TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist target/site
 echo "== browser app: page weight"
-node scripts/page_weight.mjs dist --budget-kb 400
+node scripts/page_weight.mjs target/site --budget-kb 400
 echo "== browser app: end-to-end tests (headless Chromium)"
 cargo build --locked --bin scorelens
+export SCORELENS_SITE="$PWD/target/site"
 SCORELENS_BIN="$PWD/target/debug/scorelens" node --test --test-concurrency=1 tests/e2e/
 if [ -f target/e2e/timings.json ]; then
   echo "== 100 MB in the browser: $(tr -d '\n ' < target/e2e/timings.json)"

@@ -51,8 +51,16 @@ fn Tabs() -> impl IntoView {
     let combine_offer = move || state.last_drop.with(|ids| ids.len() > 1);
     view! {
         <nav class="tabs" aria-label="Runs">
-            <For each=move || state.runs.get() key=|r: &Run| (r.id, r.title()) let:run>
-                <RunTab run=run />
+            <For
+                each=move || {
+                    let runs = state.runs.get();
+                    let names = super::state::titles(&runs);
+                    runs.into_iter().zip(names).collect::<Vec<_>>()
+                }
+                key=|(r, name): &(Run, String)| (r.id, name.clone())
+                let:((run, name))
+            >
+                <RunTab id=run.id title=name />
             </For>
         </nav>
         <Show when=combine_offer>
@@ -71,11 +79,9 @@ fn Tabs() -> impl IntoView {
 }
 
 #[component]
-fn RunTab(run: Run) -> impl IntoView {
+fn RunTab(id: u32, title: String) -> impl IntoView {
     let state = super::state::use_state();
-    let id = run.id;
     let selected = move || state.active.get() == Some(id);
-    let title = run.title();
     let close_label = format!("Close {title}");
     view! {
         <span class="tab" class:selected=selected>

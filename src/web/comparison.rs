@@ -4,7 +4,7 @@
 use super::export::Export;
 use super::fmt::{self, Kind};
 use super::reliability::{Reliability, Series};
-use super::state::{use_state, Binning, Reading, Run};
+use super::state::{titles, use_state, Binning, Reading, Run};
 use super::tables::{Cell, Table};
 use leptos::prelude::*;
 use scorelens::Report;
@@ -44,7 +44,7 @@ fn cell(v: Option<f64>, kind: Kind, label: &str) -> String {
 
 fn table(runs: &[Run]) -> Table {
     let mut columns = vec!["figure".to_string()];
-    columns.extend(runs.iter().map(Run::title));
+    columns.extend(titles(runs));
     let rows = ROWS
         .iter()
         .filter(|(_, _, get)| {
@@ -81,9 +81,10 @@ pub fn Comparison() -> impl IntoView {
     let series = Signal::derive(move || {
         let mixing = state.reading.get() == Reading::Mixing;
         let mass = state.binning.get() == Binning::EqualMass;
-        runs.get()
-            .iter()
-            .filter_map(|r| {
+        let list = runs.get();
+        list.iter()
+            .zip(titles(&list))
+            .filter_map(|(r, name)| {
                 let s = r.scored()?;
                 let bins = match (mixing, mass) {
                     (false, false) => s.report.conditioning.bins.clone(),
@@ -91,10 +92,7 @@ pub fn Comparison() -> impl IntoView {
                     (false, true) => s.mass.conditioning.clone(),
                     (true, true) => s.mass.mixing.clone(),
                 };
-                Some(Series {
-                    name: r.title(),
-                    bins,
-                })
+                Some(Series { name, bins })
             })
             .collect::<Vec<Series>>()
     });

@@ -54,7 +54,6 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
     let order = RwSignal::new(Order::File);
     let total = RwSignal::new(0u64);
     let loaded = RwSignal::new((0u64, Vec::<Row>::new()));
-    let scroll = RwSignal::new(0.0f64);
     let seq = StoredValue::new(0u32);
     let viewport = NodeRef::<leptos::html::Div>::new();
 
@@ -76,7 +75,6 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
         if let Some(el) = viewport.get_untracked() {
             el.set_scroll_top(0);
         }
-        scroll.set(0.0);
         request(0);
     });
     Effect::new(move |_| {
@@ -92,7 +90,6 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
             return;
         };
         let top = f64::from(el.scroll_top());
-        scroll.set(top);
         let first = (top / ROW) as u64;
         let visible = (f64::from(el.client_height()) / ROW).ceil() as u64 + 1;
         let (offset, len) = loaded.with_untracked(|(o, r)| (*o, r.len() as u64));

@@ -207,13 +207,24 @@ fn histogram(series: &[Series]) -> impl IntoView {
     }
 }
 
+/// Height of one legend row; several series get one row each under the histogram.
+const LEGEND_ROW: f64 = 16.0;
+
+fn height(series: usize) -> f64 {
+    if series > 1 {
+        H + LEGEND_ROW * series as f64
+    } else {
+        H
+    }
+}
+
 fn legend(series: &[Series]) -> impl IntoView {
-    let y0 = H - 10.0;
     series
         .iter()
         .enumerate()
         .map(|(s, ser)| {
-            let x0 = LEFT + s as f64 * 170.0;
+            let x0 = LEFT;
+            let y0 = H + LEGEND_ROW * (s as f64 + 0.5);
             view! {
                 <g class=format!("legend s{s}")>
                     <rect class="swatch" x=px(x0) y=px(y0 - 9.0) width="12" height="10" />
@@ -236,16 +247,15 @@ pub fn Reliability(
             <svg
                 id=id
                 xmlns="http://www.w3.org/2000/svg"
-                viewBox=format!("0 0 {W} {H}")
+                viewBox=move || format!("0 0 {W} {}", height(series.with(Vec::len)))
                 role="img"
                 aria-label=move || caption.get()
             >
                 {axes()}
                 {move || series.with(|s| {
-                    if s.len() == 1 {
-                        bars(&s[0].bins).into_any()
-                    } else {
-                        lines(s).into_any()
+                    match s.as_slice() {
+                        [one] => bars(&one.bins).into_any(),
+                        _ => lines(s).into_any(),
                     }
                 })}
                 {move || series.with(|s| histogram(s))}

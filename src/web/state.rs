@@ -68,6 +68,23 @@ impl Run {
     }
 }
 
+/// Names for a list of runs that tell them apart: the title, and the files too where two runs
+/// would otherwise share one (two files of the same model).
+pub fn titles(runs: &[Run]) -> Vec<String> {
+    let plain: Vec<String> = runs.iter().map(Run::title).collect();
+    plain
+        .iter()
+        .zip(runs)
+        .map(|(t, r)| {
+            if plain.iter().filter(|x| *x == t).count() > 1 && *t != r.label {
+                format!("{t} · {}", r.label)
+            } else {
+                t.clone()
+            }
+        })
+        .collect()
+}
+
 /// Shared signals, provided as context by the app.
 #[derive(Clone, Copy)]
 pub struct AppState {

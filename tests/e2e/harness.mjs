@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { serve } from './server.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const DIST = join(ROOT, 'dist');
+// The built site: dist/ as `make serve` builds it, or SCORELENS_SITE (`make test` builds its own copy
+// in target/site, so that a build elsewhere in the tree cannot swap files under a running test).
+export const DIST = process.env.SCORELENS_SITE || join(ROOT, 'dist');
 export const SAMPLES = join(ROOT, 'www/samples');
 export const OUT = join(ROOT, 'target/e2e');
 export const CLI = process.env.SCORELENS_BIN || join(ROOT, 'target/release/scorelens');
