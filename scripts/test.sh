@@ -31,7 +31,7 @@ fi
 
 # The embeddable widget and JS API (docs/embed.md): clippy for wasm32, then its wasm-bindgen tests
 # in headless Chromium against the CLI's reports (scripts/wasm_test.sh). Its browser test,
-# tests/e2e/embed.test.mjs, runs with the end-to-end tests on the site Trunk builds (dist/embed/
-# comes from Trunk's build hook, scripts/dist.sh --stage).
+# tests/e2e/embed.test.mjs, runs with the end-to-end tests above, on the site Trunk built (its
+# embed/ comes from Trunk's build hook, scripts/dist.sh --stage).
 echo "== embed: wasm tests (headless Chromium)"
 bash scripts/wasm_test.sh
