@@ -1,5 +1,5 @@
 # Every target installs what it needs first (scripts/setup.sh is idempotent and quick once done).
-.PHONY: setup test serve bench bench-reference dist
+.PHONY: setup test serve bench bench-reference bench-browser dist
 
 setup:
 	bash scripts/setup.sh
@@ -16,6 +16,11 @@ bench: setup
 # scorelens against the Python reference only: both times and the ratio, median of 5, one run.
 bench-reference:
 	bash scripts/bench.sh reference
+
+# The browser benchmark only: the site in headless Chromium on 100 MB and 1 GB files, the CLI on
+# the same files, the page weight; rewrites the browser block of docs/performance.md.
+bench-browser: setup
+	bash scripts/bench.sh browser
 
 dist: setup
 	bash scripts/dist.sh

@@ -3,6 +3,7 @@
 #
 #   bash scripts/bench.sh            # everything: criterion benches, Python reference, folder run
 #   bash scripts/bench.sh reference  # only scorelens against the Python reference (1M items)
+#   bash scripts/bench.sh browser    # only the browser benchmark (scripts/bench_browser.mjs)
 #
 # Inputs are generated once by scripts/gen_large.py into target/bench-data/; the Python
 # reference runs in its own venv, target/refvenv, made here. Results go to target/criterion/
@@ -31,6 +32,23 @@ fi
 log "building the release binary"
 cargo build --release --locked --bin scorelens
 BIN=target/release/scorelens
+
+# The browser benchmark (issue 9, items 4 and 5): the site built by Trunk into its own folder, then
+# scripts/bench_browser.mjs (100 MB and 1 GB files in headless Chromium, the CLI on the same files,
+# the page weight), which writes the browser block of docs/performance.md. Extra arguments for it
+# in BENCH_BROWSER_ARGS, e.g. "--mb 100 --runs 1".
+browser() {
+  log "building the site into target/site-bench (trunk, release)"
+  TRUNK_SKIP_VERSION_CHECK=true PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" \
+    trunk build --release --offline --dist target/site-bench
+  log "the browser benchmark"
+  # shellcheck disable=SC2086
+  node scripts/bench_browser.mjs --site target/site-bench --bin "$BIN" ${BENCH_BROWSER_ARGS:-}
+}
+if [ "$WHAT" = browser ]; then
+  browser
+  exit 0
+fi
 
 log "scorelens against the Python reference, 1M items, median of 5"
 "$VENV/bin/python" scripts/reference/compare.py --scorelens "$BIN" --runs 5 \
@@ -146,3 +164,5 @@ new = re.sub(r"<!-- native:begin.*?<!-- native:end -->", lambda _: block, text, 
 doc.write_text(new)
 print(block)
 EOF
+
+browser
