@@ -8,6 +8,10 @@
 mod protocol;
 
 #[cfg(target_arch = "wasm32")]
+#[path = "../web/intervals_worker.rs"]
+mod intervals;
+
+#[cfg(target_arch = "wasm32")]
 mod worker {
     use crate::protocol::{FromWorker, MassBins, Named, Scored, ToWorker};
     use scorelens::explore::{Explorer, DEFAULT_CAP};
@@ -34,11 +38,11 @@ mod worker {
         static GENERATION: RefCell<HashMap<u32, u32>> = RefCell::new(HashMap::new());
     }
 
-    fn scope() -> DedicatedWorkerGlobalScope {
+    pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
         js_sys::global().unchecked_into()
     }
 
-    fn post(msg: &FromWorker) {
+    pub(crate) fn post(msg: &FromWorker) {
         match serde_wasm_bindgen::to_value(msg) {
             Ok(v) => {
                 if let Err(e) = scope().post_message(&v) {
@@ -57,7 +61,7 @@ mod worker {
         })
     }
 
-    fn current(run: u32, generation: u32) -> bool {
+    pub(crate) fn current(run: u32, generation: u32) -> bool {
         GENERATION.with_borrow(|g| g.get(&run) == Some(&generation))
     }
 
@@ -179,6 +183,8 @@ mod worker {
     }
 
     async fn score(run: u32, generation: u32, files: Vec<File>, profile: Option<String>) {
+        // Bootstraps of other runs wait while this one reads.
+        let _reading = crate::intervals::Reading::new();
         let started = js_sys::Date::now();
         let opts = Options {
             profile,
@@ -221,6 +227,8 @@ mod worker {
                     run,
                     scored: Box::new(scored),
                 });
+                // The point estimates are on screen: now their intervals.
+                crate::intervals::start(run, generation);
             }
             Err(e) => fail(run, e),
         }

@@ -1,176 +1,243 @@
-//! Headline cards: one figure each, with a tooltip that defines it. Calibration cards follow the
-//! reading chosen (conditioning, mixing, or both side by side).
+//! Headline cards: one figure each, with a tooltip that defines it and its 95% interval under it.
+//! Calibration cards follow the reading chosen (conditioning, mixing, or both side by side).
+//!
+//! The interval is the bootstrap's (`intervals.bootstrap.figures[path]`, computed by the worker
+//! after the report is shown, or carried by the report) when there is one, else Wilson's for an
+//! accuracy; while the bootstrap runs the cards say so.
 
 use super::fmt::{self, Kind};
 use super::protocol::Scored;
-use super::state::{use_state, Reading};
+use super::state::{use_state, Boot, Reading};
 use leptos::prelude::*;
 use scorelens::metrics::calibration::CalibrationFigures;
+use scorelens::report::intervals::{BootstrapIntervals, Intervals};
 use std::sync::Arc;
 
 /// A card's figure: under one reading, or the same under both.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Source {
-    Plain(Option<f64>),
-    Calibration(fn(&CalibrationFigures) -> Option<f64>),
+    /// The figure and its report path.
+    Plain(Option<f64>, String),
+    /// The figure of a reading, and its name under `conditioning.` / `mixing.`.
+    Calibration(fn(&CalibrationFigures) -> Option<f64>, &'static str),
 }
 
 struct Card {
-    key: &'static str,
-    /// A 95% interval shown under the figure.
-    interval: Option<(f64, f64)>,
-    label: &'static str,
+    key: String,
+    label: String,
     kind: Kind,
     source: Source,
-    tip: &'static str,
+    tip: String,
+}
+
+fn card(key: &str, label: &str, kind: Kind, source: Source, tip: &str) -> Card {
+    Card {
+        key: key.to_string(),
+        label: label.to_string(),
+        kind,
+        source,
+        tip: tip.to_string(),
+    }
+}
+
+fn plain(v: Option<f64>, path: &str) -> Source {
+    Source::Plain(v, path.to_string())
 }
 
 fn cards(s: &Scored) -> Vec<Card> {
     let m = &s.report.metrics;
     let mut out = Vec::new();
     if let Some(ic) = s.report.ic.as_ref() {
-        out.push(Card {
-            key: "i",
-            interval: None,
-            label: "I",
-            kind: Kind::Points,
-            source: Source::Plain(ic.overall.i),
-            tip: "Intelligence, 0 to 100: the mean over item types of how far accuracy rises above chance, tier-weighted (SPEC §5).",
-        });
-        out.push(Card {
-            key: "c",
-            interval: None,
-            label: "C",
-            kind: Kind::Points,
-            source: Source::Plain(ic.overall.c),
-            tip: "Calibration, 0 to 100: the mean over item types of ECE and distribution scores (TVD, RPS) turned into points (SPEC §5).",
-        });
+        out.push(card("i", "I", Kind::Points, plain(ic.overall.i, "ic.i"), "Intelligence, 0 to 100: the mean over item types of how far accuracy rises above chance, tier-weighted (SPEC §5)."));
+        out.push(card("c", "C", Kind::Points, plain(ic.overall.c, "ic.c"), "Calibration, 0 to 100: the mean over item types of ECE and distribution scores (TVD, RPS) turned into points (SPEC §5)."));
+    }
+    if let Some(rb) = s.report.rewardbench.as_ref() {
+        out.push(card("rb-overall", "RewardBench", Kind::Share, plain(rb.overall, "rewardbench.overall"), "RewardBench's overall score: the mean of the section scores, as the official leaderboard computes it."));
+        for (i, sec) in rb.section_details.iter().enumerate() {
+            out.push(Card {
+                key: format!("rb-section-{i}"),
+                label: sec.name.clone(),
+                kind: Kind::Share,
+                source: plain(sec.score, &format!("rewardbench.sections.{}", sec.name)),
+                tip: format!("RewardBench section {}: its subsets' scores combined with the official weights.", sec.name),
+            });
+        }
     }
     out.extend([
-        Card {
-            key: "accuracy",
-            interval: s
-                .report
-                .intervals
-                .wilson
-                .get("metrics.accuracy")
-                .map(|i| (i.lo, i.hi)),
-            label: "Accuracy",
-            kind: Kind::Share,
-            source: Source::Plain(m.accuracy),
-            tip: "Exact match: correct items / items. An invalid answer counts as wrong.",
-        },
-        Card {
-            key: "normalized",
-            interval: None,
-            label: "Normalized",
-            kind: Kind::Score,
-            source: Source::Plain(m.normalized),
-            tip: "Chance-corrected accuracy: 1 when right, −c/(1−c) when wrong (c = chance of a uniform guess), averaged; guessing scores 0.",
-        },
-        Card {
-            key: "ece",
-            interval: None,
-            label: "ECE",
-            kind: Kind::Score,
-            source: Source::Calibration(|c| c.ece),
-            tip: "Expected calibration error: over 10 equal-width confidence bins, the item-weighted gap between accuracy and mean confidence. 0 is perfect.",
-        },
-        Card {
-            key: "brier",
-            interval: None,
-            label: "Brier",
-            kind: Kind::Score,
-            source: Source::Calibration(|c| c.brier),
-            tip: "Mean squared error of the probabilities against the one-hot gold, averaged over the options; 0 is perfect.",
-        },
-        Card {
-            key: "epa",
-            interval: None,
-            label: "EPA",
-            kind: Kind::Score,
-            source: Source::Calibration(|c| c.epa),
-            tip: "Expected probability assignment: the mean probability put on the gold option.",
-        },
-        Card {
-            key: "invalid_share",
-            interval: None,
-            label: "Invalid answers",
-            kind: Kind::Share,
-            source: Source::Plain(m.invalid_share),
-            tip: "Share of items whose answer is missing or not one of the options; they count as wrong.",
-        },
-        Card {
-            key: "outside_mass",
-            interval: None,
-            label: "Outside mass",
-            kind: Kind::Score,
-            source: Source::Plain(m.outside_mass),
-            tip: "Mean probability the model put outside the valid options (1 − their total), over items with probabilities. Mixing spreads it uniformly; conditioning renormalises it away.",
-        },
+        card("accuracy", "Accuracy", Kind::Share, plain(m.accuracy, "metrics.accuracy"), "Exact match: correct items / items. An invalid answer counts as wrong."),
+        card("normalized", "Normalized", Kind::Score, plain(m.normalized, "metrics.normalized"), "Chance-corrected accuracy: 1 when right, −c/(1−c) when wrong (c = chance of a uniform guess), averaged; guessing scores 0."),
+        card("ece", "ECE", Kind::Score, Source::Calibration(|c| c.ece, "ece"), "Expected calibration error: over 10 equal-width confidence bins, the item-weighted gap between accuracy and mean confidence. 0 is perfect."),
+        card("brier", "Brier", Kind::Score, Source::Calibration(|c| c.brier, "brier"), "Mean squared error of the probabilities against the one-hot gold, averaged over the options; 0 is perfect."),
+        card("epa", "EPA", Kind::Score, Source::Calibration(|c| c.epa, "epa"), "Expected probability assignment: the mean probability put on the gold option."),
+        card("invalid_share", "Invalid answers", Kind::Share, plain(m.invalid_share, "metrics.invalid_share"), "Share of items whose answer is missing or not one of the options; they count as wrong."),
+        card("outside_mass", "Outside mass", Kind::Score, plain(m.outside_mass, "metrics.outside_mass"), "Mean probability the model put outside the valid options (1 − their total), over items with probabilities. Mixing spreads it uniformly; conditioning renormalises it away."),
     ]);
     out
 }
 
+/// What the bootstrap's intervals are, for a tooltip.
+pub fn describe(b: &BootstrapIntervals) -> String {
+    format!(
+        "{:.0}% percentile bootstrap: {} resamples, seed {}, strata: {} ({}), units: {} ({})",
+        b.level * 100.0,
+        b.resamples,
+        b.seed,
+        b.strata,
+        b.strata_count,
+        b.units,
+        b.unit_count
+    )
+}
+
+/// An interval as a card shows it: its bounds, the method's name and its description.
+struct Shown {
+    lo: f64,
+    hi: f64,
+    method: &'static str,
+    title: String,
+}
+
+fn interval(path: &str, boot: Option<&BootstrapIntervals>, all: &Intervals) -> Option<Shown> {
+    if let Some((b, f)) = boot.and_then(|b| Some((b, b.figures.get(path)?))) {
+        return Some(Shown {
+            lo: f.lo,
+            hi: f.hi,
+            method: "bootstrap",
+            title: describe(b),
+        });
+    }
+    all.wilson.get(path).map(|i| Shown {
+        lo: i.lo,
+        hi: i.hi,
+        method: "wilson",
+        title: format!("{:.0}% Wilson score interval", all.level * 100.0),
+    })
+}
+
+/// The note after the cards: how the intervals were made, or how far the bootstrap is.
+fn note(boot: Option<&Boot>, shown: Option<&BootstrapIntervals>) -> Option<impl IntoView> {
+    let (state, text) = match (boot, shown) {
+        (Some(Boot::Computing { done, total }), _) => (
+            "computing",
+            format!(
+                "computing intervals… {}% of {total} bootstrap resamples",
+                u64::from(*done) * 100 / u64::from((*total).max(1))
+            ),
+        ),
+        (Some(Boot::Skipped(why)), _) => ("skipped", format!("No bootstrap intervals: {why}.")),
+        (_, Some(b)) => ("done", format!("Intervals: {}.", describe(b))),
+        _ => return None,
+    };
+    Some(view! {
+        <p class="card-ci intervals-note" role="status" data-testid="intervals-status" data-state=state>{text}</p>
+    })
+}
+
+/// The headline cards of a run; `run` names it so that the worker's bootstrap, once done, shows.
 #[component]
-pub fn Cards(scored: Arc<Scored>) -> impl IntoView {
+pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl IntoView {
     let state = use_state();
+    let boot = Memo::new(move |_| run.and_then(|id| state.intervals.with(|m| m.get(&id).cloned())));
+    // The bootstrap shown: the worker's, else the report's own (a report scored with it).
+    let report_boot = scored.report.intervals.bootstrap.clone().map(Arc::new);
+    let shown = Memo::new(move |_| match boot.get() {
+        Some(Boot::Done { bootstrap, .. }) => Some(bootstrap),
+        _ => report_boot.clone(),
+    });
     // Without probabilities the calibration cards would all be dashes: leave them out.
     let probs = scored.report.conditioning.items > 0;
     let list: Vec<Card> = cards(&scored)
         .into_iter()
         .filter(|c| {
-            probs || !(matches!(c.source, Source::Calibration(_)) || c.key == "outside_mass")
+            probs || !(matches!(c.source, Source::Calibration(..)) || c.key == "outside_mass")
         })
         .collect();
-    list.into_iter()
+    let cards = list
+        .into_iter()
         .map(|card| {
             let s = scored.clone();
             let tip_id = format!("tip-{}", card.key);
             let described = tip_id.clone();
-            let value = move || -> Vec<(Option<&'static str>, Option<f64>)> {
+            let source = card.source.clone();
+            // (tag, value, report path) under the reading chosen.
+            let values = move || -> Vec<(Option<&'static str>, Option<f64>, String)> {
                 let r = &s.report;
-                match card.source {
-                    Source::Plain(v) => vec![(None, v)],
-                    Source::Calibration(f) => match state.reading.get() {
-                        Reading::Conditioning => vec![(None, f(&r.conditioning))],
-                        Reading::Mixing => vec![(None, f(&r.mixing))],
-                        Reading::Both => vec![
-                            (Some("cond."), f(&r.conditioning)),
-                            (Some("mix."), f(&r.mixing)),
-                        ],
-                    },
+                match &source {
+                    Source::Plain(v, path) => vec![(None, *v, path.clone())],
+                    Source::Calibration(f, name) => {
+                        let one = |tag, mode: &str, c| (tag, f(c), format!("{mode}.{name}"));
+                        match state.reading.get() {
+                            Reading::Conditioning => vec![one(None, "conditioning", &r.conditioning)],
+                            Reading::Mixing => vec![one(None, "mixing", &r.mixing)],
+                            Reading::Both => vec![
+                                one(Some("cond."), "conditioning", &r.conditioning),
+                                one(Some("mix."), "mixing", &r.mixing),
+                            ],
+                        }
+                    }
                 }
             };
-            let reading = move || match (card.source, state.reading.get()) {
-                (Source::Plain(_), _) => "",
+            let is_plain = matches!(card.source, Source::Plain(..));
+            let reading = move || match (is_plain, state.reading.get()) {
+                (true, _) => "",
                 (_, Reading::Conditioning) => "conditioning",
                 (_, Reading::Mixing) => "mixing",
                 (_, Reading::Both) => "both",
+            };
+            let path = match &card.source {
+                Source::Plain(_, p) => p.clone(),
+                Source::Calibration(..) => String::new(),
+            };
+            let kind = card.kind;
+            let all = scored.report.intervals.clone();
+            let values_too = values.clone();
+            // Each value's interval; while the bootstrap runs, a figure without one says so.
+            let intervals = move || {
+                let b = shown.get();
+                let computing = matches!(boot.get(), Some(Boot::Computing { .. }));
+                values_too()
+                    .into_iter()
+                    .filter(|(_, v, _)| v.is_some())
+                    .map(|(tag, _, path)| {
+                        let tag = tag.map(|t| format!("{t} ")).unwrap_or_default();
+                        match interval(&path, b.as_deref(), &all) {
+                            Some(i) => view! {
+                                <span class="card-ci" title=i.title data-path=path data-method=i.method data-lo=fmt::exact(Some(i.lo)) data-hi=fmt::exact(Some(i.hi))>
+                                    {format!("{tag}95%: {}–{}", fmt::show(Some(i.lo), kind), fmt::show(Some(i.hi), kind))}
+                                </span>
+                            }.into_any(),
+                            None if computing => view! {
+                                <span class="card-ci" data-path=path data-method="pending">{format!("{tag}95%: computing…")}</span>
+                            }.into_any(),
+                            None => ().into_any(),
+                        }
+                    })
+                    .collect_view()
             };
             view! {
                 <div
                     class="card"
                     tabindex="0"
                     data-figure=card.key
+                    data-path=path
                     data-reading=reading
                     aria-describedby=described
                 >
                     <span class="card-label">{card.label}</span>
-                    {move || value().into_iter().map(|(tag, v)| view! {
+                    {move || values().into_iter().map(|(tag, v, _)| view! {
                         <span class="card-value" data-value=fmt::exact(v)>
-                            {fmt::show(v, card.kind)}
+                            {fmt::show(v, kind)}
                             {tag.map(|t| view! { <span class="card-tag">{t}</span> })}
                         </span>
                     }).collect_view()}
-                    {card.interval.map(|(lo, hi)| view! {
-                        <span class="card-ci" title="95% Wilson interval">
-                            {format!("95%: {}–{}", fmt::show(Some(lo), card.kind), fmt::show(Some(hi), card.kind))}
-                        </span>
-                    })}
+                    {intervals}
                     <span class="tip" role="tooltip" id=tip_id>{card.tip}</span>
                 </div>
             }
         })
-        .collect_view()
+        .collect_view();
+    view! {
+        {cards}
+        {move || note(boot.get().as_ref(), shown.get().as_deref())}
+    }
 }

@@ -5,7 +5,7 @@
 //! scored again with another profile or merged with others without asking the user again.
 
 use super::protocol::{FromWorker, ToWorker};
-use super::state::{AppState, Run, Status};
+use super::state::{AppState, Boot, Run, Status};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -121,6 +121,9 @@ fn receive(msg: FromWorker) {
             r.status = Status::Reading { file, done, total };
         }),
         FromWorker::Scored { run, scored } => {
+            state.intervals.update(|m| {
+                m.remove(&run);
+            });
             state.update_run(run, |r| r.status = Status::Scored(Arc::new(*scored)));
         }
         FromWorker::Failed {
@@ -135,6 +138,37 @@ fn receive(msg: FromWorker) {
         }),
         FromWorker::Cancelled { run } => state.update_run(run, |r| r.status = Status::Cancelled),
         FromWorker::Items { run, seq, page } => state.items.set(Some((run, seq, Arc::new(page)))),
+        FromWorker::IntervalsProgress { run, done, total } => {
+            intervals(state, run, Boot::Computing { done, total })
+        }
+        FromWorker::Intervals {
+            run,
+            bootstrap,
+            json,
+        } => intervals(
+            state,
+            run,
+            Boot::Done {
+                bootstrap: Arc::new(*bootstrap),
+                json: Arc::new(json),
+            },
+        ),
+        FromWorker::IntervalsSkipped { run, reason } => {
+            intervals(state, run, Boot::Skipped(reason))
+        }
+    }
+}
+
+/// Records where a run's bootstrap is, if the run is still there and scored.
+fn intervals(state: AppState, run: u32, now: Boot) {
+    let scored = state.runs.with_untracked(|runs| {
+        runs.iter()
+            .any(|r| r.id == run && matches!(r.status, Status::Scored(_)))
+    });
+    if scored {
+        state.intervals.update(|m| {
+            m.insert(run, now);
+        });
     }
 }
 
@@ -211,6 +245,9 @@ pub fn cancel(run: u32) {
 pub fn close(state: AppState, run: u32) {
     FILES.with_borrow_mut(|f| f.remove(&run));
     send(&ToWorker::Forget { run });
+    state.intervals.update(|m| {
+        m.remove(&run);
+    });
     state.runs.update(|runs| runs.retain(|r| r.id != run));
     state.last_drop.update(|ids| ids.retain(|&i| i != run));
     if state.active.get_untracked() == Some(run) {

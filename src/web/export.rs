@@ -135,8 +135,8 @@ pub fn stem(title: &str) -> String {
 #[component]
 pub fn Export(
     #[prop(into)] stem: String,
-    /// The report JSON, when this is one run.
-    json: Option<String>,
+    /// The report JSON, when this is one run (it gains the bootstrap's intervals when they come).
+    json: Option<Signal<String>>,
     tables: Vec<Table>,
     /// The id of the diagram's SVG element.
     #[prop(into)]
@@ -159,7 +159,7 @@ pub fn Export(
     };
     let json_button = json.map(|j| {
         view! {
-            <button data-export="json" on:click=move |_| s.with_value(|(stem, ..)| save(&format!("{stem}.report.json"), "application/json", &j))>
+            <button data-export="json" on:click=move |_| s.with_value(|(stem, ..)| save(&format!("{stem}.report.json"), "application/json", &j.get_untracked()))>
                 "Report JSON"
             </button>
         }

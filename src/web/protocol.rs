@@ -6,6 +6,7 @@
 
 use scorelens::explore::{Filter, Page};
 use scorelens::metrics::ece::BinReport;
+use scorelens::report::intervals::BootstrapIntervals;
 use scorelens::{Report, Warning};
 use serde::{Deserialize, Serialize};
 
@@ -94,5 +95,23 @@ pub enum FromWorker {
         run: u32,
         seq: u32,
         page: Page,
+    },
+    /// Bootstrap resamples of a scored run's intervals drawn so far (src/web/intervals_worker.rs).
+    IntervalsProgress {
+        run: u32,
+        done: u32,
+        total: u32,
+    },
+    /// The run's bootstrap intervals, and its report JSON with them as `report.intervals.bootstrap`
+    /// (the CLI's `score --json --bootstrap 2000 --seed 2024`).
+    Intervals {
+        run: u32,
+        bootstrap: Box<BootstrapIntervals>,
+        json: String,
+    },
+    /// The run's intervals are not computed in the browser, and why.
+    IntervalsSkipped {
+        run: u32,
+        reason: String,
     },
 }

@@ -1,10 +1,12 @@
 //! The reliability diagram in SVG: accuracy per bin against mean confidence, the diagonal, the
-//! gap shaded, Wilson intervals, and the bin counts as a histogram underneath.
+//! gap shaded, 95% whiskers per bin (Wilson, or Clopper–Pearson for tiny or all-correct bins, a
+//! switch under the diagram), and the bin counts as a histogram underneath.
 //!
 //! One series draws bars; several (two readings, or several runs) draw lines over each other.
 //! Every bar and count carries its figures in `data-*` attributes for tests and export.
 
 use super::fmt::{self, Kind};
+use super::state::{use_state, Whiskers};
 use leptos::prelude::*;
 use scorelens::metrics::ece::BinReport;
 
@@ -52,12 +54,17 @@ fn describe(b: &BinReport) -> String {
             fmt::show(Some(c), Kind::Score)
         ));
     }
-    if let (Some(lo), Some(hi)) = (b.ci_lo, b.ci_hi) {
-        s.push_str(&format!(
-            ", 95% Wilson {}–{}",
-            fmt::show(Some(lo), Kind::Share),
-            fmt::show(Some(hi), Kind::Share)
-        ));
+    for (name, lo, hi) in [
+        ("Wilson", b.ci_lo, b.ci_hi),
+        ("Clopper–Pearson", b.cp_lo, b.cp_hi),
+    ] {
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            s.push_str(&format!(
+                ", 95% {name} {}–{}",
+                fmt::show(Some(lo), Kind::Share),
+                fmt::show(Some(hi), Kind::Share)
+            ));
+        }
     }
     s
 }
@@ -80,11 +87,14 @@ fn axes() -> impl IntoView {
     }
 }
 
-fn whisker(b: &BinReport, at: f64, series: usize) -> Option<impl IntoView> {
-    let (lo, hi) = (b.ci_lo?, b.ci_hi?);
+fn whisker(b: &BinReport, at: f64, series: usize, w: Whiskers) -> Option<impl IntoView> {
+    let (lo, hi) = match w {
+        Whiskers::Wilson => (b.ci_lo?, b.ci_hi?),
+        Whiskers::ClopperPearson => (b.cp_lo?, b.cp_hi?),
+    };
     let cap = 4.0;
     Some(view! {
-        <g class=format!("ci s{series}")>
+        <g class=format!("ci s{series}") data-lo=fmt::exact(Some(lo)) data-hi=fmt::exact(Some(hi))>
             <line x1=px(at) x2=px(at) y1=px(y(lo)) y2=px(y(hi)) />
             <line x1=px(at - cap) x2=px(at + cap) y1=px(y(lo)) y2=px(y(lo)) />
             <line x1=px(at - cap) x2=px(at + cap) y1=px(y(hi)) y2=px(y(hi)) />
@@ -93,7 +103,7 @@ fn whisker(b: &BinReport, at: f64, series: usize) -> Option<impl IntoView> {
 }
 
 /// Bars for a single series.
-fn bars(bins: &[BinReport]) -> impl IntoView {
+fn bars(bins: &[BinReport], w: Whiskers) -> impl IntoView {
     bins.iter()
         .enumerate()
         .filter(|(_, b)| b.count > 0)
@@ -113,6 +123,8 @@ fn bars(bins: &[BinReport]) -> impl IntoView {
                         data-confidence=fmt::exact(b.confidence)
                         data-ci-lo=fmt::exact(b.ci_lo)
                         data-ci-hi=fmt::exact(b.ci_hi)
+                        data-cp-lo=fmt::exact(b.cp_lo)
+                        data-cp-hi=fmt::exact(b.cp_hi)
                         x=px(x0) width=px((x1 - x0).max(0.5)) y=px(y(acc)) height=px(y(0.0) - y(acc))
                     >
                         <title>{describe(b)}</title>
@@ -122,7 +134,7 @@ fn bars(bins: &[BinReport]) -> impl IntoView {
                         x=px(x0) width=px((x1 - x0).max(0.5)) y=px(g0) height=px(g1 - g0)
                     />
                     <line class="mean-conf" x1=px(x0) x2=px(x1) y1=px(y(conf)) y2=px(y(conf)) />
-                    {whisker(b, (x0 + x1) / 2.0, 0)}
+                    {whisker(b, (x0 + x1) / 2.0, 0, w)}
                 </g>
             }
         })
@@ -130,7 +142,7 @@ fn bars(bins: &[BinReport]) -> impl IntoView {
 }
 
 /// A line with points for each series, drawn at (mean confidence, accuracy).
-fn lines(series: &[Series]) -> impl IntoView {
+fn lines(series: &[Series], w: Whiskers) -> impl IntoView {
     series
         .iter()
         .enumerate()
@@ -147,7 +159,7 @@ fn lines(series: &[Series]) -> impl IntoView {
                     {filled.into_iter().map(|(i, b)| {
                         let (cx, cy) = (x(b.confidence.unwrap_or(0.0)), y(b.accuracy.unwrap_or(0.0)));
                         view! {
-                            {whisker(b, cx, s)}
+                            {whisker(b, cx, s, w)}
                             <circle
                                 class="point"
                                 data-bin=i.to_string()
@@ -242,6 +254,14 @@ pub fn Reliability(
     #[prop(into)] series: Signal<Vec<Series>>,
     #[prop(into)] caption: Signal<String>,
 ) -> impl IntoView {
+    let state = use_state();
+    let caption = Signal::derive(move || {
+        let name = match state.whiskers.get() {
+            Whiskers::Wilson => "Wilson",
+            Whiskers::ClopperPearson => "Clopper–Pearson",
+        };
+        format!("{} Whiskers: 95% {name} intervals.", caption.get())
+    });
     view! {
         <figure class="reliability">
             <svg
@@ -254,14 +274,43 @@ pub fn Reliability(
                 {axes()}
                 {move || series.with(|s| {
                     match s.as_slice() {
-                        [one] => bars(&one.bins).into_any(),
-                        _ => lines(s).into_any(),
+                        [one] => bars(&one.bins, state.whiskers.get()).into_any(),
+                        _ => lines(s, state.whiskers.get()).into_any(),
                     }
                 })}
                 {move || series.with(|s| histogram(s))}
                 {move || series.with(|s| if s.len() > 1 { legend(s).into_any() } else { ().into_any() })}
             </svg>
             <figcaption class="muted small">{move || caption.get()}</figcaption>
+            <WhiskerToggle />
         </figure>
+    }
+}
+
+/// The whiskers' switch: Wilson (the report's `ci_lo`/`ci_hi`) or Clopper–Pearson (`cp_lo`/`cp_hi`).
+#[component]
+fn WhiskerToggle() -> impl IntoView {
+    let state = use_state();
+    let option = move |value: Whiskers, label: &'static str, key: &'static str| {
+        view! {
+            <label>
+                <input
+                    type="radio"
+                    name="whiskers"
+                    value=key
+                    data-testid=format!("whiskers-{key}")
+                    prop:checked=move || state.whiskers.get() == value
+                    on:change=move |_| state.whiskers.set(value)
+                />
+                {label}
+            </label>
+        }
+    };
+    view! {
+        <fieldset class="seg whiskers">
+            <legend>"Whiskers (95%)"</legend>
+            {option(Whiskers::Wilson, "Wilson", "wilson")}
+            {option(Whiskers::ClopperPearson, "Clopper–Pearson", "cp")}
+        </fieldset>
     }
 }

@@ -14,7 +14,7 @@ use super::notes::Notes;
 use super::protocol::Scored;
 use super::reliability::{Reliability, Series};
 use super::rewardbench::RewardBench;
-use super::state::{use_state, AppState, Binning, Reading};
+use super::state::{use_state, AppState, Binning, Boot, Reading};
 use super::tables;
 use super::toggles::{BinningToggle, ReadingToggle};
 use super::warnings::WarningList;
@@ -64,10 +64,21 @@ pub fn diagram(state: AppState, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, S
             _ => super::fmt::show(ece(&s.report.conditioning), super::fmt::Kind::Score),
         };
         format!(
-            "Accuracy against mean confidence, {reading}, {binning}. Shading: red where the model is more confident than right, green where less. Whiskers: 95% Wilson intervals. {figure} {values}."
+            "Accuracy against mean confidence, {reading}, {binning}. Shading: red where the model is more confident than right, green where less. {figure} {values}."
         )
     });
     (series, caption)
+}
+
+/// The run's report JSON: the worker's, with the bootstrap's intervals once they are computed.
+fn report_json(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String> {
+    let point = scored.json.clone();
+    Signal::derive(move || {
+        state.intervals.with(|m| match m.get(&id) {
+            Some(Boot::Done { json, .. }) => json.to_string(),
+            _ => point.clone(),
+        })
+    })
 }
 
 #[component]
@@ -82,7 +93,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     view! {
         <div class="report" data-run=id.to_string() data-testid="report">
             <ReportHeader id=id scored=scored.clone() />
-            <Export stem=stem(&title) json=Some(scored.json.clone()) tables=tables::report_tables(&scored) svg=svg_id.clone() />
+            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) tables=tables::report_tables(&scored) svg=svg_id.clone() />
             <WarningList warnings=Arc::new(report.warnings.clone()) />
             <Notes notes=report.notes.clone() reported=report.reported.clone() />
             {has_probs.then(|| view! {
@@ -92,7 +103,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
                 </div>
             })}
             <div class="cards" data-testid="cards">
-                <Cards scored=scored.clone() />
+                <Cards scored=scored.clone() run=id />
             </div>
             {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
             {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}

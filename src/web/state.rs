@@ -4,7 +4,9 @@
 
 use super::protocol::{Named, Scored};
 use leptos::prelude::*;
+use scorelens::report::intervals::BootstrapIntervals;
 use scorelens::Warning;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Which reading of the probabilities the figures and the diagram show (SPEC §2).
@@ -20,6 +22,15 @@ pub enum Reading {
 pub enum Binning {
     EqualWidth,
     EqualMass,
+}
+
+/// Which 95% interval the reliability diagram's whiskers draw per bin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whiskers {
+    /// Wilson score (SPEC §8, the report's `ci_lo`/`ci_hi`).
+    Wilson,
+    /// Clopper–Pearson, exact (`cp_lo`/`cp_hi`): for tiny or all-correct bins.
+    ClopperPearson,
 }
 
 /// Where a run is.
@@ -38,6 +49,20 @@ pub enum Status {
         warnings: Arc<Vec<Warning>>,
     },
     Cancelled,
+}
+
+/// A scored run's bootstrap intervals, which the worker computes after the report is on screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Boot {
+    /// Resamples drawn so far.
+    Computing { done: u32, total: u32 },
+    /// The intervals, and the report JSON with them (`report.intervals.bootstrap`).
+    Done {
+        bootstrap: Arc<BootstrapIntervals>,
+        json: Arc<String>,
+    },
+    /// Not computed in the browser, and why.
+    Skipped(String),
 }
 
 /// One scoring run: one file, or several read together.
@@ -93,6 +118,7 @@ pub struct AppState {
     pub active: RwSignal<Option<u32>>,
     pub reading: RwSignal<Reading>,
     pub binning: RwSignal<Binning>,
+    pub whiskers: RwSignal<Whiskers>,
     /// Read several dropped files as one run.
     pub combine: RwSignal<bool>,
     /// The runs made from the last drop of several files, for the "read them as one run" offer.
@@ -103,6 +129,8 @@ pub struct AppState {
     pub group_filter: RwSignal<Option<String>>,
     /// The latest page of items from the worker: (run, seq, page).
     pub items: RwSignal<Option<(u32, u32, Arc<scorelens::explore::Page>)>>,
+    /// Each scored run's bootstrap intervals, by run id (src/web/intervals_worker.rs makes them).
+    pub intervals: RwSignal<HashMap<u32, Boot>>,
 }
 
 impl AppState {
@@ -112,12 +140,14 @@ impl AppState {
             active: RwSignal::new(None),
             reading: RwSignal::new(Reading::Conditioning),
             binning: RwSignal::new(Binning::EqualWidth),
+            whiskers: RwSignal::new(Whiskers::Wilson),
             combine: RwSignal::new(false),
             last_drop: RwSignal::new(Vec::new()),
             profiles: RwSignal::new(Vec::new()),
             formats: RwSignal::new(Vec::new()),
             group_filter: RwSignal::new(None),
             items: RwSignal::new(None),
+            intervals: RwSignal::new(HashMap::new()),
         }
     }
 

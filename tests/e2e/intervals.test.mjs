@@ -1,0 +1,270 @@
+// Intervals in the app (issue 8): the worker's bootstrap after the report is shown, the cards'
+// 95% intervals against the CLI's `--json --bootstrap 2000 --seed 2024`, the export with them (the
+// wasm's intervals equal the native binary's to the last bit, same seed), the reliability
+// whiskers (Wilson or Clopper-Pearson), the "computing" state, a rescore mid-bootstrap, and the
+// limit above which the browser does not resample.
+import { after, before, test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assert, cli, drop, open, OUT, SAMPLES, settled, setup } from './harness.mjs';
+import { same } from './check.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => {
+  await env.close();
+  if (lastBits.length) console.log(`e2e intervals: ${lastBits.length} numbers differ from the native CLI in the last bits (ln: glibc natively, Rust's libm in wasm), all within 1e-12 relative:\n  ${lastBits.join('\n  ')}`);
+});
+
+/**
+ * Numbers that go through `ln` or `exp` and so may differ in the last bits between the native
+ * binary (glibc) and wasm32 (Rust's port of musl's libm): the NLL (its value and its bootstrap
+ * interval: each resample sums the items' -ln q) and the Clopper-Pearson bounds of the bins.
+ * Every other number, every other bootstrap figure included, must be bit for bit the CLI's.
+ */
+const LIBM = /\.nll(\.|$)|\.cp_(lo|hi)$/;
+const lastBits = [];
+
+const BOOT = ['--bootstrap', '2000', '--seed', '2024'];
+const CHOICE = join(SAMPLES, 'choice.jsonl');
+const JEV = join(SAMPLES, 'jevbench-public-231.jsonl');
+const RB = join(SAMPLES, 'rewardbench-v1-outputs.jsonl');
+
+/** Every number of `a` that is not bit for bit the one of `b` ({path, a, b}), and any other difference. */
+function bitDiffs(a, b, path = '$', out = []) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (!Object.is(a, b)) out.push({ path, a, b });
+  } else if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    if (a !== b) out.push({ path, a: JSON.stringify(a), b: JSON.stringify(b) });
+  } else {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.join('\u0000') !== kb.join('\u0000')) out.push(`${path}: keys ${ka} vs ${kb}`);
+    for (const k of ka) if (k in b) bitDiffs(a[k], b[k], `${path}.${k}`, out);
+  }
+  return out;
+}
+
+async function intervalsDone(page) {
+  await page.waitForSelector('.report [data-testid=intervals-status][data-state=done]', { timeout: 120000 });
+}
+
+async function exportJson(page) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-export=json]')]);
+  return readFileSync(await d.path(), 'utf8');
+}
+
+/**
+ * The export is the CLI's `--json --bootstrap 2000 --seed 2024`: every number bit for bit, except
+ * those through libm (`LIBM`), which must agree within 1e-12 relative and are listed; byte for byte
+ * when none differs.
+ */
+function sameAsCli(text, ref, label) {
+  const diffs = bitDiffs(JSON.parse(text), ref.report, label);
+  const libm = diffs.filter((d) => LIBM.test(d.path) && typeof d.a === 'number'
+    && Math.abs(d.a - d.b) <= 1e-12 * Math.max(Math.abs(d.a), Math.abs(d.b)));
+  const other = diffs.filter((d) => !libm.includes(d));
+  assert.deepEqual(other.map((d) => `${d.path}: wasm ${d.a} vs native ${d.b}`), [], `${label}: the export is the native CLI's, bit for bit`);
+  for (const d of libm) lastBits.push(`${d.path}: wasm ${d.a} vs native ${d.b}`);
+  if (!diffs.length) assert.equal(text, ref.stdout, `${label}: byte for byte the CLI's --json --bootstrap`);
+  // The figures that do not go through ln are all there, bit for bit.
+  const figures = Object.keys(ref.report.intervals.bootstrap.figures);
+  assert.ok(figures.filter((p) => !LIBM.test(p)).length >= 5, `${label}: figures compared`);
+}
+
+/** How the page writes a figure of the card `key` (see src/web/fmt.rs). */
+function kindOf(key) {
+  if (key === 'accuracy' || key === 'invalid_share' || key.startsWith('rb-')) return 'share';
+  if (key === 'i' || key === 'c') return 'points';
+  return 'score';
+}
+
+/** `text` writes `v` as the page would: its precision, rounded (ties to even are within 0.5 too). */
+function closeTo(text, v, kind, label) {
+  const decimals = kind === 'score' ? 3 : 1;
+  const target = kind === 'share' ? v * 100 : v;
+  const shown = Number.parseFloat(text.replace('\u2212', '-'));
+  assert.equal((text.replace('%', '').split('.')[1] || '').length, decimals, `${label}: ${decimals} decimals in ${text}`);
+  assert.ok(Math.abs(shown - target) <= 0.5 * 10 ** -decimals + 1e-9, `${label}: shows ${text} for ${v}`);
+}
+
+/** Every interval on the cards: [card key, path, method, lo, hi, text, title]. */
+function shownIntervals(page) {
+  return page.$$eval('.report .card .card-ci', (els) => els.map((e) => [
+    e.closest('.card').dataset.figure, e.dataset.path, e.dataset.method,
+    e.dataset.lo, e.dataset.hi, e.textContent, e.getAttribute('title'),
+  ]));
+}
+
+/** The cards' intervals are the CLI's bootstrap figures, exactly, and written as the page writes them. */
+async function checkCards(page, boot, label) {
+  const shown = await shownIntervals(page);
+  assert.ok(shown.length > 0, `${label}: intervals on the cards`);
+  for (const [key, path, method, lo, hi, text, title] of shown) {
+    const f = boot.figures[path];
+    assert.ok(f, `${label}: ${key} (${path}) has a bootstrap interval in the CLI's report`);
+    assert.equal(method, 'bootstrap', `${label}: ${key} shows the bootstrap's interval`);
+    assert.ok(Object.is(Number(lo), f.lo) && Object.is(Number(hi), f.hi), `${label}: ${path} ${lo}–${hi}, CLI ${f.lo}–${f.hi}`);
+    const m = /95%: (\S+)–(\S+)$/.exec(text.trim());
+    assert.ok(m, `${label}: ${key} writes "95%: lo–hi": ${text}`);
+    closeTo(m[1], f.lo, kindOf(key), `${label} ${path} lo`);
+    closeTo(m[2], f.hi, kindOf(key), `${label} ${path} hi`);
+    assert.match(title, /percentile bootstrap: 2000 resamples, seed 2024/, `${label}: ${key} names the method`);
+  }
+  return shown;
+}
+
+/** Every card whose figure the CLI bootstrapped shows an interval. */
+async function checkCovered(page, boot, label) {
+  const cards = await page.$$eval('.report .card[data-path]', (els) => els
+    .filter((e) => e.dataset.path !== '')
+    .map((e) => [e.dataset.path, e.querySelector('.card-ci') !== null]));
+  for (const [path, has] of cards) {
+    if (boot.figures[path]) assert.ok(has, `${label}: the ${path} card shows its interval`);
+  }
+}
+
+test('choice: the cards show the CLI\'s bootstrap intervals; the export is --json --bootstrap 2000 --seed 2024', async () => {
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [CHOICE]);
+  assert.ok(await settled(page));
+  await intervalsDone(page);
+  const ref = cli([CHOICE], BOOT);
+  const boot = ref.report.intervals.bootstrap;
+  assert.equal(boot.resamples, 2000);
+  assert.equal(boot.seed, 2024);
+  sameAsCli(await exportJson(page), ref, 'choice');
+  const note = await page.textContent('.report [data-testid=intervals-status]');
+  assert.match(note, /2000 resamples, seed 2024/);
+  // Conditioning (the default), mixing, and both side by side.
+  const cond = await checkCards(page, boot, 'choice conditioning');
+  await checkCovered(page, boot, 'choice');
+  for (const p of ['metrics.accuracy', 'metrics.normalized', 'conditioning.ece', 'conditioning.brier', 'conditioning.epa', 'ic.i', 'ic.c']) {
+    assert.ok(cond.some((s) => s[1] === p), `choice: a card shows ${p}`);
+  }
+  await page.click('[data-testid=reading-mixing]');
+  const mix = await checkCards(page, boot, 'choice mixing');
+  assert.ok(mix.some((s) => s[1] === 'mixing.ece') && !mix.some((s) => s[1].startsWith('conditioning.')));
+  await page.click('[data-testid=reading-both]');
+  const both = await checkCards(page, boot, 'choice both');
+  assert.equal(both.filter((s) => s[0] === 'ece').length, 2, 'both readings: two ECE intervals');
+  await t.done();
+});
+
+test('JevBench: I and C with their stratified intervals, equal to the CLI\'s', async () => {
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [JEV]);
+  assert.ok(await settled(page));
+  await intervalsDone(page);
+  const ref = cli([JEV], BOOT);
+  const boot = ref.report.intervals.bootstrap;
+  assert.equal(boot.strata, 'split × type × tier');
+  sameAsCli(await exportJson(page), ref, 'jevbench');
+  const shown = await checkCards(page, boot, 'jevbench');
+  for (const key of ['i', 'c']) assert.ok(shown.some((s) => s[0] === key), `the ${key} card shows an interval`);
+  await t.done();
+});
+
+test('RewardBench: overall and section cards with their intervals', async () => {
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [RB]);
+  assert.ok(await settled(page));
+  await intervalsDone(page);
+  const ref = cli([RB], BOOT);
+  const boot = ref.report.intervals.bootstrap;
+  sameAsCli(await exportJson(page), ref, 'rewardbench');
+  const shown = await checkCards(page, boot, 'rewardbench');
+  const paths = shown.map((s) => s[1]);
+  assert.ok(paths.includes('rewardbench.overall'));
+  for (const name of ref.report.rewardbench.sections ? Object.keys(ref.report.rewardbench.sections) : []) {
+    if (boot.figures[`rewardbench.sections.${name}`]) assert.ok(paths.includes(`rewardbench.sections.${name}`), `section ${name}`);
+  }
+  await t.done();
+});
+
+test('reliability whiskers: Wilson by default, Clopper-Pearson on the switch', async () => {
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [CHOICE]);
+  assert.ok(await settled(page));
+  const bins = cli([CHOICE]).report.conditioning.bins.filter((b) => b.count > 0);
+  const whiskers = () => page.$$eval('[data-testid=reliability] g.ci', (els) => els.map((e) => [Number(e.dataset.lo), Number(e.dataset.hi)]));
+  const check = async (lo, hi, name) => {
+    const w = await whiskers();
+    assert.equal(w.length, bins.length, `${name}: one whisker per non-empty bin`);
+    bins.forEach((b, k) => {
+      assert.ok(same(w[k][0], b[lo], `${name} bin ${k} lo`) && same(w[k][1], b[hi], `${name} bin ${k} hi`), `${name} bin ${k}: ${w[k]} vs ${b[lo]}–${b[hi]}`);
+    });
+    assert.match(await page.textContent('[data-testid=reliability] figcaption'), new RegExp(`Whiskers: 95% ${name} intervals`));
+  };
+  await check('ci_lo', 'ci_hi', 'Wilson');
+  await page.click('[data-testid=whiskers-cp]');
+  await check('cp_lo', 'cp_hi', 'Clopper–Pearson');
+  // An all-correct bin: Clopper-Pearson's upper end is 1 and its lower end (α/2)^(1/n).
+  const full = bins.findIndex((b) => b.accuracy === 1);
+  if (full >= 0) assert.equal((await whiskers())[full][1], 1);
+  await page.click('[data-testid=whiskers-wilson]');
+  await check('ci_lo', 'ci_hi', 'Wilson');
+  await t.done();
+});
+
+/** A synthetic choice file with probabilities, `n` items in 8 groups, made reproducibly. */
+function synthetic(n, name) {
+  let x = 12345;
+  const rand = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
+  const lines = [JSON.stringify({ scorelens: 1, model: 'synthetic', benchmark: 'generic' })];
+  for (let i = 0; i < n; i++) {
+    const p = 0.25 + 0.7 * rand();
+    const rest = (1 - p) / 3;
+    const gold = 'ABCD'[Math.floor(rand() * 4)];
+    const top = rand() < p ? gold : 'ABCD'[Math.floor(rand() * 4)];
+    const probs = {};
+    for (const o of 'ABCD') probs[o] = Number((o === top ? p : rest).toFixed(4));
+    lines.push(JSON.stringify({ id: `s${i}`, type: 'choice', group: `g${i % 8}`, options: ['A', 'B', 'C', 'D'], gold, probs }));
+  }
+  const path = join(OUT, name);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+test('a longer bootstrap: "computing" while it runs, and a rescore mid-way gives the new profile\'s intervals', async () => {
+  const file = synthetic(20000, 'intervals-20k.jsonl');
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [file]);
+  assert.ok(await settled(page));
+  // While it runs: the note counts, figures without a Wilson interval say so, accuracy keeps Wilson's.
+  await page.waitForSelector('.report [data-testid=intervals-status][data-state=computing]', { timeout: 30000 });
+  assert.match(await page.textContent('.report [data-testid=intervals-status]'), /computing intervals… \d+% of 2000/);
+  assert.ok(await page.$('.report .card[data-figure=ece] .card-ci[data-method=pending]'), 'ECE: computing');
+  assert.ok(await page.$('.report .card[data-figure=accuracy] .card-ci[data-method=wilson]'), 'accuracy: Wilson meanwhile');
+  // Scored again under another profile: the first bootstrap stops, the new one is the new profile's.
+  assert.equal(await page.getAttribute('.report [data-testid=intervals-status]', 'data-state'), 'computing', 'still computing');
+  await page.selectOption('[data-testid=profile]', 'steer');
+  assert.ok(await settled(page));
+  await intervalsDone(page);
+  const ref = cli([file], [...BOOT, '--profile', 'steer']);
+  sameAsCli(await exportJson(page), ref, 'rescored');
+  await checkCards(page, ref.report.intervals.bootstrap, 'rescored');
+  await t.done();
+});
+
+test('more items than the browser resamples: says so, and the export has no bootstrap', async () => {
+  const path = join(OUT, 'intervals-200k.jsonl');
+  const lines = [];
+  for (let i = 0; i < 200001; i++) lines.push(`{"id":"${i}","options":["A","B"],"gold":"A","answer":"${i % 3 ? 'A' : 'B'}"}`);
+  writeFileSync(path, lines.join('\n') + '\n');
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [path]);
+  assert.ok(await settled(page, 120000));
+  await page.waitForSelector('.report [data-testid=intervals-status][data-state=skipped]', { timeout: 60000 });
+  assert.match(await page.textContent('.report [data-testid=intervals-status]'), /200001 items: more than the browser resamples \(200000\)/);
+  const exported = JSON.parse(await exportJson(page));
+  assert.equal(exported.intervals.bootstrap, null);
+  assert.equal((await shownIntervals(page)).map((s) => s[2]).join(), 'wilson', 'only the accuracy\'s Wilson interval');
+  await t.done();
+});
