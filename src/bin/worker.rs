@@ -30,6 +30,14 @@ mod worker {
     /// progress moves and a cancel is felt within a fraction of a second.
     const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
 
+    /// The message that makes the worker panic, to test recovery in the shipped build.
+    const DEBUG_PANIC: &str = "scorelens:debug-panic";
+
+    /// The largest file the page reads with a format that holds the whole file in memory (JSON
+    /// documents, archives, CSV): with the buffer's growth and the parse, several times this must
+    /// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no limit.
+    const WHOLE_FILE_CAP: f64 = 512.0 * 1024.0 * 1024.0;
+
     thread_local! {
         /// Each run's item records, kept until the page forgets the run.
         static EXPLORERS: RefCell<HashMap<u32, Explorer>> = RefCell::new(HashMap::new());
@@ -66,10 +74,20 @@ mod worker {
     }
 
     pub fn start() {
+        // A panic aborts (a wasm trap) and leaves this worker unusable: say so first, so that the
+        // page fails the runs under way and starts a fresh worker (docs/reliability.md).
         std::panic::set_hook(Box::new(|info| {
             web_sys::console::error_1(&format!("scorelens worker: {info}").into());
+            post(&FromWorker::Panicked {
+                error: info.to_string(),
+            });
         }));
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
+            // A documented debug hook (docs/reliability.md): the page never sends it; the e2e test
+            // posts it to check that a panic in the worker leaves the page usable.
+            if ev.data().as_string().as_deref() == Some(DEBUG_PANIC) {
+                panic!("debug hook: {DEBUG_PANIC}");
+            }
             match serde_wasm_bindgen::from_value::<ToWorker>(ev.data()) {
                 Ok(msg) => handle(msg),
                 Err(e) => web_sys::console::error_1(&format!("scorelens worker: {e}").into()),
@@ -132,6 +150,34 @@ mod worker {
     enum Stop {
         Cancelled,
         Read(String),
+        /// Over what the tab can hold: the message says why.
+        TooBig(String),
+    }
+
+    /// True when the format reads the file line by line (JSON Lines), so that its size does not
+    /// matter; the canonical and lm-eval readers also take one JSON array, which they hold whole.
+    fn streams(format: &str, head: &[u8]) -> bool {
+        let array = head
+            .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+            .unwrap_or(head)
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            == Some(&b'[');
+        match format {
+            "scorelens" | "lm-eval" => !array,
+            "openai-evals" | "jevbench" | "decision-bench" | "rewardbench-outputs" => true,
+            _ => false,
+        }
+    }
+
+    fn too_big(name: &str, size: f64, format: &str) -> String {
+        format!(
+            "{name} is {:.1} GB: a {format} file is read whole, and the page reads at most {} MB \
+             of such a file (a browser tab cannot hold more). JSON Lines files have no limit. \
+             The command line reads any size: scorelens score {name}",
+            size / 1e9,
+            WHOLE_FILE_CAP / (1024.0 * 1024.0)
+        )
     }
 
     async fn bytes(file: &File, start: f64, end: f64) -> Result<Vec<u8>, Stop> {
@@ -159,7 +205,10 @@ mod worker {
             if !current(run, generation) {
                 return Err(Stop::Cancelled);
             }
-            session.begin_file(&name, &head);
+            let format = session.begin_file(&name, &head);
+            if let Some(format) = format.filter(|f| size > WHOLE_FILE_CAP && !streams(f, &head)) {
+                return Err(Stop::TooBig(too_big(&name, size, format)));
+            }
             let mut at = 0.0;
             while at < size {
                 let end = (at + CHUNK).min(size);
@@ -203,6 +252,13 @@ mod worker {
                 return post(&FromWorker::Failed {
                     run,
                     error: format!("the browser could not read the file: {why}"),
+                    warnings: Vec::new(),
+                })
+            }
+            Err(Stop::TooBig(error)) => {
+                return post(&FromWorker::Failed {
+                    run,
+                    error,
                     warnings: Vec::new(),
                 })
             }

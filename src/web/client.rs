@@ -19,6 +19,7 @@ struct Client {
     ready: bool,
     queue: Vec<JsValue>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 thread_local! {
@@ -58,12 +59,60 @@ fn start() -> Option<Client> {
         }
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // An exception that escapes the worker (a trap after a panic, a script that did not load).
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|ev: web_sys::Event| {
+        ev.prevent_default();
+        let message = js_sys::Reflect::get(&ev, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_else(|| "the scoring worker stopped".to_string());
+        crashed(message);
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     Some(Client {
         worker,
         ready: false,
         queue: Vec::new(),
         _on_message: on_message,
+        _on_error: on_error,
     })
+}
+
+/// The worker died (a panic is a wasm trap, after which its memory cannot be trusted): stop it,
+/// fail the runs it was reading, and start a new one that reads the scored runs again, so that
+/// their item lists work. A worker that never came up is not restarted until the next drop.
+fn crashed(error: String) {
+    let Some(old) = CLIENT.with_borrow_mut(|c| c.take()) else {
+        return;
+    };
+    web_sys::console::error_1(&format!("scorelens: the scoring worker stopped: {error}").into());
+    old.worker.set_onmessage(None);
+    old.worker.set_onerror(None);
+    old.worker.terminate();
+    let was_ready = old.ready;
+    // This runs inside one of its closures: they are leaked, not dropped under themselves.
+    std::mem::forget(old);
+    let Some(state) = state() else { return };
+    let runs = state.runs.get_untracked();
+    for r in &runs {
+        if matches!(r.status, Status::Waiting | Status::Reading { .. }) {
+            state.update_run(r.id, |r| {
+                r.status = Status::Failed {
+                    error: format!(
+                        "The scorer stopped while reading this ({error}). It was restarted: \
+                         drop the file again to retry."
+                    ),
+                    warnings: Arc::new(Vec::new()),
+                }
+            });
+        }
+    }
+    if was_ready {
+        for r in runs.iter().filter(|r| r.scored().is_some()) {
+            score(r.id, r.profile.clone());
+        }
+        warm_up();
+    }
 }
 
 /// Starts the worker if it is not running yet (opening the formats list does this too).
@@ -118,7 +167,10 @@ fn receive(msg: FromWorker) {
             done,
             total,
         } => state.update_run(run, |r| {
-            r.status = Status::Reading { file, done, total };
+            // A scored run read again after a worker restart keeps its report on screen.
+            if r.scored().is_none() {
+                r.status = Status::Reading { file, done, total };
+            }
         }),
         FromWorker::Scored { run, scored } => {
             state.intervals.update(|m| {
@@ -156,6 +208,7 @@ fn receive(msg: FromWorker) {
         FromWorker::IntervalsSkipped { run, reason } => {
             intervals(state, run, Boot::Skipped(reason))
         }
+        FromWorker::Panicked { error } => crashed(error),
     }
 }
 
@@ -201,6 +254,16 @@ fn label(files: &[File]) -> String {
 pub fn add(state: AppState, files: Vec<File>, together: bool) {
     if files.is_empty() {
         return;
+    }
+    // A new drop replaces the runs still being read: they stop, and their tabs go.
+    let busy: Vec<u32> = state.runs.with_untracked(|runs| {
+        runs.iter()
+            .filter(|r| matches!(r.status, Status::Waiting | Status::Reading { .. }))
+            .map(|r| r.id)
+            .collect()
+    });
+    for run in busy {
+        close(state, run);
     }
     let groups: Vec<Vec<File>> = if together || files.len() == 1 {
         vec![files]

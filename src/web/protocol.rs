@@ -114,4 +114,9 @@ pub enum FromWorker {
         run: u32,
         reason: String,
     },
+    /// The worker panicked and is about to stop (a wasm trap): the page fails the runs under way
+    /// and starts a new worker.
+    Panicked {
+        error: String,
+    },
 }

@@ -186,8 +186,13 @@ pub fn csv(tables: &[Table]) -> String {
     out
 }
 
+/// Text for a Markdown cell: table syntax escaped, and HTML too, since renderers pass raw HTML
+/// through; a label like `<img onerror=…>` must read as text (issue 10 §5).
 fn md_text(s: &str) -> String {
-    s.replace('\\', "\\\\")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('\\', "\\\\")
         .replace('|', "\\|")
         .replace(['\n', '\r'], " ")
 }

@@ -1,0 +1,92 @@
+// Issue 7 in the browser: the files other harnesses write (an Inspect `.eval` archive, lm-eval
+// `--log_samples` output with and without its results file) are read by the page's wasm with the
+// CLI's figures, and the header says which format it detected and how it mapped it.
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+import { assert, cli, drop, open, ROOT, settled, setup } from './harness.mjs';
+import { checkShown, diffJson } from './check.mjs';
+
+const INSPECT = join(ROOT, 'tests/fixtures/inspect');
+const LM = join(ROOT, 'tests/fixtures/lm_eval/v0.4.13');
+const LM_OLD = join(ROOT, 'tests/fixtures/lm_eval/v0.4.2');
+const STAMP = '2026-11-29T20-46-19.400381';
+const samples = (task) => join(LM, `samples_${task}_${STAMP}.jsonl`);
+const RESULTS = join(LM, `results_${STAMP}.json`);
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env.close(); });
+
+/** The header's file lines: name, detected format and version, and the mapping lines. */
+async function shownFiles(page) {
+  return page.$$eval('[data-testid=report-header] ul.files > li', (lis) => lis.map((li) => ({
+    name: li.querySelector('.file-name').textContent,
+    format: li.querySelector('[data-testid=format]').textContent,
+    mapping: [...li.querySelectorAll('ul.mapping li')].map((m) => m.textContent),
+  })));
+}
+
+/** The rows of "Figures the tool itself reported". */
+async function shownReported(page) {
+  return page.$$eval('[data-testid=notes] details.reported tbody tr', (rows) => rows.map((tr) => {
+    const td = [...tr.querySelectorAll('td')];
+    return { source: td[0].textContent, name: td[1].textContent, scope: td[2].textContent, value: Number(td[3].dataset.value) };
+  }));
+}
+
+/** Drops the files as one run and checks every figure, the format lines and the tool's own figures. */
+async function check(files) {
+  const ref = cli(files);
+  assert.equal(ref.status, 0, ref.stderr);
+  const r = ref.report;
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, files, files.length > 1);
+  assert.ok(await settled(page), 'a report, not an error');
+  await checkShown(page, r);
+  const shown = await shownFiles(page);
+  assert.deepEqual(shown, r.files.map((f) => ({
+    name: f.name,
+    format: f.version ? `${f.format} ${f.version}` : f.format,
+    mapping: f.mapping,
+  })), 'the detected format, its version and the mapping, as the CLI reports them');
+  const reported = await shownReported(page);
+  assert.equal(diffJson(reported, r.reported.map((x) => ({ source: x.source, name: x.name, scope: x.scope, value: x.value }))), null,
+    'the figures the tool reported, as the CLI has them');
+  await t.done();
+  return { r, shown, reported };
+}
+
+test('an Inspect .eval archive (zstd entries) is read with the CLI figures', async () => {
+  const { r, shown } = await check([join(INSPECT, 'colour_mc.eval')]);
+  assert.equal(r.files[0].format, 'inspect');
+  assert.match(shown[0].format, /^inspect log v2 \.eval/);
+  assert.ok(r.conditioning.items > 0, 'the archive carries probabilities, so calibration is shown');
+  assert.ok(r.reported.some((x) => x.source === 'Inspect' && x.name === 'accuracy'), 'Inspect\'s own accuracy is listed');
+});
+
+test('an Inspect .eval with epochs (mean reducer) and a DEFLATE one', async () => {
+  const { r } = await check([join(INSPECT, 'mc_epochs.eval')]);
+  assert.ok(r.files[0].mapping.some((m) => m.includes('mean over epochs')), 'the reducer is named');
+  await check([join(INSPECT, 'colour_mc_deflate.eval')]);
+});
+
+test('an lm-eval samples file alone: acc as the headline, acc_norm beside it', async () => {
+  const { r, shown } = await check([samples('sci_mc')]);
+  assert.equal(r.files[0].format, 'lm-eval');
+  assert.match(shown[0].format, /^lm-eval 0\.4\.3\+/);
+  assert.ok(shown[0].mapping.some((m) => m.startsWith('probabilities: softmax over option loglikelihoods')));
+  assert.ok(r.reported.every((x) => x.source === 'scorelens'), 'without the results file, only our own acc_norm');
+});
+
+test('lm-eval samples with their results file: the harness reported figures are shown', async () => {
+  const files = [samples('sci_mc'), samples('sci_text'), samples('say_gen'), RESULTS];
+  const { r, reported } = await check(files);
+  assert.deepEqual(r.files.map((f) => f.format), ['lm-eval', 'lm-eval', 'lm-eval', 'lm-eval-results']);
+  assert.ok(reported.filter((x) => x.source === 'lm-eval').length >= 4, 'the harness\'s figures are listed beside ours');
+});
+
+test('the old lm-eval layout (0.4.0-0.4.2, one JSON array) with its results', async () => {
+  const { r } = await check([join(LM_OLD, '_sci_mc.jsonl'), join(LM_OLD, 'results.json')]);
+  assert.match(r.files[0].version, /0\.4\.0/);
+});
