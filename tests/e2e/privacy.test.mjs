@@ -50,7 +50,7 @@ function siteServer() {
  * traffic (a fetch from a page carries Sec-Fetch-Mode, these do not, and the page's CSP would
  * refuse them). Only these hosts are set aside, and only without Sec-Fetch-Mode.
  */
-const BROWSER_SERVICES = /^(accounts\.google\.com|[a-z0-9-]+\.googleapis\.com|[a-z0-9-]+\.gvt1\.com|clients\d*\.google\.com)$/;
+const BROWSER_SERVICES = /^(accounts\.google\.com|www\.google\.com|clients\d*\.google\.com|[a-z0-9-]+\.googleapis\.com|[a-z0-9-]+\.gvt1\.com|[a-z0-9-]+\.gstatic\.com)$/;
 const fromPageOrUnknown = (r) => !(BROWSER_SERVICES.test(r.host) && r.fromPage !== true);
 
 /** A proxy that forwards nothing: it logs every request Chromium sends through it and refuses it. */
