@@ -137,6 +137,17 @@ test('a panic in the worker fails the run under way; the page goes on with a new
   assert.ok(await settled(page));
   await checkShown(page, refBinary);
   assert.equal(await page.evaluate(() => window.__workers.length), 2, 'no further restart');
+  // The other way a worker dies: an exception that escapes it (an out-of-memory abort may not get
+  // to post Panicked) reaches the page as the Worker's error event; same outcome.
+  await dropHuge(page, 'huge-2.jsonl');
+  await page.evaluate(() => window.__workers[1].dispatchEvent(new ErrorEvent('error', { message: 'RuntimeError: unreachable', cancelable: true })));
+  await page.waitForSelector('[data-testid=failed]');
+  assert.match(await page.textContent('[data-testid=failed]'), /The scorer stopped while reading this \(RuntimeError: unreachable\)/);
+  await page.waitForFunction(() => window.__workers.length === 3);
+  await page.click('button.sample[data-sample="choice.jsonl"]');
+  await page.waitForFunction(() => document.querySelectorAll('.tab-name').length === 5);
+  assert.ok(await settled(page));
+  await checkShown(page, refChoice);
   // The errors the crash logs are expected; nothing else.
   const expected = /debug hook|scoring worker stopped|scorelens worker:/;
   assert.ok(t.errors.some((e) => e.includes('the scoring worker stopped')), `the page logs the crash: ${t.errors}`);
