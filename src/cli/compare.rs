@@ -23,7 +23,7 @@ pub fn score(
         session.keep_sample();
     }
     for input in inputs {
-        session.read(input.name, input.bytes);
+        super::parallel::read(&mut session, input.name, input.bytes);
     }
     let mut finished = session.finish_sampled()?;
     if let (Some(b), Some(sample)) = (boot, &finished.sample) {

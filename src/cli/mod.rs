@@ -4,6 +4,7 @@ mod compare;
 mod folder;
 mod ic_tables;
 mod interval_tables;
+mod parallel;
 mod rewardbench_tables;
 mod source_tables;
 mod tables;

@@ -4,6 +4,7 @@
 //! JSON array and is buffered whole, then read element by element so that one bad element does not
 //! lose the rest; each element is located by the line it starts on.
 
+use super::canonical_fast;
 use super::canonical_item::{self, f, Fields, Labels, FIELDS};
 use super::json::{each_element, pick_into, short_error, ArrayEnd, PickError};
 use super::lines::{is_blank, Lines, BOM};
@@ -61,8 +62,14 @@ pub struct CanonicalReader {
 }
 
 /// Reads one line of JSON Lines; blank lines are ignored.
-fn read_line(file: &str, labels: &mut Labels, line: u64, bytes: &[u8], sink: &mut dyn Sink) {
-    if !is_blank(bytes) {
+pub(crate) fn read_line(
+    file: &str,
+    labels: &mut Labels,
+    line: u64,
+    bytes: &[u8],
+    sink: &mut dyn Sink,
+) {
+    if !is_blank(bytes) && !canonical_fast::try_read(labels, line, bytes, sink) {
         read_object(file, labels, line, bytes, "", sink);
     }
 }
@@ -106,7 +113,7 @@ impl Reader for CanonicalReader {
 
 /// Whether the text is a JSON array, judged by its first non-blank byte after a BOM; `None`
 /// while there is none yet.
-fn starts_array(bytes: &[u8]) -> Option<bool> {
+pub(crate) fn starts_array(bytes: &[u8]) -> Option<bool> {
     let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let first = body.iter().find(|b| !b.is_ascii_whitespace())?;
     Some(*first == b'[')

@@ -95,6 +95,20 @@ impl Labels {
                 .all(|(x, l)| matches!(x, Val::Str(s) if s.as_ref() == l.as_str()));
         same.then(|| last.clone())
     }
+
+    /// The last list, when `xs` spells exactly it (for the fast path's plain strings).
+    pub(crate) fn reuse_strs(&self, xs: &[&str]) -> Option<Arc<[String]>> {
+        let last = self.last.as_ref()?;
+        let same = last.len() == xs.len() && xs.iter().zip(last.iter()).all(|(x, l)| x == l);
+        same.then(|| last.clone())
+    }
+
+    /// Keeps `xs` as the last list and returns it shared.
+    pub(crate) fn remember(&mut self, xs: &[&str]) -> Arc<[String]> {
+        let list: Arc<[String]> = xs.iter().map(|x| x.to_string()).collect();
+        self.last = Some(list.clone());
+        list
+    }
 }
 
 /// Builds the item; `line` is where it starts.

@@ -6,6 +6,8 @@
 //! one how sure it is that a file is its own.
 
 pub mod canonical;
+pub mod canonical_chunks;
+mod canonical_fast;
 pub mod canonical_item;
 pub mod csv_table;
 pub mod decision_bench;

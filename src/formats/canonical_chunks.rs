@@ -1,0 +1,153 @@
+//! A canonical JSON Lines file cut into blocks of whole lines that can be read independently (on
+//! several cores by the CLI) and replayed into a `Session` in file order with the same result.
+//!
+//! The canonical reader keeps no state from one line to the next that changes what it emits (its
+//! option-list cache only shares memory), so a block read on its own gives the same items,
+//! warnings and facts as the same lines read in sequence; only the line numbers are counted from
+//! the block's start, and `Session::replay` shifts them by the lines before it.
+
+use super::canonical::{read_line, starts_array};
+use super::canonical_item::Labels;
+use super::lines::BOM;
+use super::{Meta, Reported, Shelf, Sink};
+use crate::id_set::IdSet;
+use crate::items::Item;
+use crate::warning::Warning;
+
+/// What a reader pushed into its sink, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Item(Item),
+    Skip(Warning),
+    Warn(Warning),
+    Meta(Meta, String),
+}
+
+/// One block read on its own: its events with line numbers counted from 1 at the block's first
+/// line, and how many lines (blank ones too) it holds.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Block {
+    pub events: Vec<Event>,
+    pub lines: u64,
+    /// `IdSet::hash` of each item's id, in order, computed where the block was read so that the
+    /// replay can warm the seen-id table ahead of its inserts.
+    pub id_hashes: Vec<u64>,
+}
+
+/// Whether the file is canonical JSON Lines (not one JSON array), the layout blocks apply to.
+pub fn is_lines(bytes: &[u8]) -> bool {
+    starts_array(bytes) == Some(false)
+}
+
+/// Cuts a JSON Lines file into blocks of about `size` bytes, each ending just after a newline
+/// (the last one where the file ends). A leading byte-order mark is left out, as the line reader
+/// leaves it out.
+pub fn split(bytes: &[u8], size: usize) -> Vec<&[u8]> {
+    let mut rest = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let mut blocks = Vec::with_capacity(rest.len() / size.max(1) + 1);
+    while !rest.is_empty() {
+        let cut = match rest.get(size.max(1)..) {
+            None => rest.len(),
+            Some(after) => match memchr::memchr(b'\n', after) {
+                Some(nl) => size.max(1) + nl + 1,
+                None => rest.len(),
+            },
+        };
+        let (block, tail) = rest.split_at(cut);
+        blocks.push(block);
+        rest = tail;
+    }
+    blocks
+}
+
+/// Reads one block of whole lines of the canonical file `file`.
+pub fn read_block(file: &str, block: &[u8]) -> Block {
+    let mut rec = Recorder::default();
+    let mut labels = Labels::default();
+    let mut line = 0;
+    let mut rest = block;
+    while !rest.is_empty() {
+        let (text, tail) = match memchr::memchr(b'\n', rest) {
+            Some(nl) => (&rest[..nl], &rest[nl + 1..]),
+            None => (rest, &rest[rest.len()..]),
+        };
+        line += 1;
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        read_line(file, &mut labels, line, text, &mut rec);
+        rest = tail;
+    }
+    let id_hashes = rec
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Item(item) => Some(IdSet::hash(&item.id)),
+            _ => None,
+        })
+        .collect();
+    Block {
+        events: rec.events,
+        lines: line,
+        id_hashes,
+    }
+}
+
+/// A sink that keeps what it is given.
+#[derive(Default)]
+struct Recorder {
+    events: Vec<Event>,
+    shelf: Shelf,
+}
+
+impl Sink for Recorder {
+    fn item(&mut self, item: Item) {
+        self.events.push(Event::Item(item));
+    }
+    // The canonical reader names no other file and reports no figures of its own.
+    fn item_in(&mut self, _file: &str, item: Item) {
+        self.events.push(Event::Item(item));
+    }
+    fn skip(&mut self, warning: Warning) {
+        self.events.push(Event::Skip(warning));
+    }
+    fn warn(&mut self, warning: Warning) {
+        self.events.push(Event::Warn(warning));
+    }
+    fn meta(&mut self, key: Meta, value: &str) {
+        self.events.push(Event::Meta(key, value.to_string()));
+    }
+    fn reported(&mut self, _figure: Reported) {}
+    fn shelf(&mut self) -> &mut Shelf {
+        &mut self.shelf
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_end_after_a_newline_and_cover_the_file() {
+        let text = b"\xEF\xBB\xBFab\ncd\r\n\nefg\nh";
+        for size in 1..text.len() + 2 {
+            let blocks = split(text, size);
+            assert_eq!(blocks.concat(), &text[3..], "size {size}");
+            for b in &blocks[..blocks.len() - 1] {
+                assert!(b.ends_with(b"\n"), "size {size}: {b:?}");
+            }
+        }
+        assert!(split(b"", 4).is_empty());
+    }
+
+    #[test]
+    fn lines_are_counted_from_the_block_start() {
+        let block = read_block("f", b"\n{\"id\":1}\r\n  \nnot json");
+        assert_eq!(block.lines, 4);
+        match &block.events[..] {
+            [Event::Skip(a), Event::Skip(b)] => {
+                assert_eq!(a.line, Some(2));
+                assert_eq!(b.line, Some(4));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

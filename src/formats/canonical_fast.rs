@@ -1,0 +1,373 @@
+//! The canonical reader's fast path for the common line: a choice or rating item with plain
+//! strings, a flat list of options and a flat object of numbers, read straight from the bytes.
+//!
+//! Nearly every line of a large file has this shape, and building the general path's `Val` tree
+//! for it was most of the parse time (issue 9). The fast path accepts a line only when it can
+//! give exactly the item the general path gives with no warning at all; on anything else (an
+//! escape, a nested value, a null, an integer label, a duplicate key, any problem to report) it
+//! declines before touching the sink, and the line is read again by the general path.
+
+use super::canonical_item::Labels;
+use super::{Meta, Sink};
+use crate::items::{Body, Item, Modality, OptionItem, OptionKind, Split, Tier};
+use crate::probs::{self, Source};
+
+/// Most options and object entries the fast path takes; more go to the general path.
+const MAX: usize = 16;
+
+/// A flat object of numbers as read: (key, value) in order.
+struct Numbers<'a> {
+    entries: [(&'a str, f64); MAX],
+    len: usize,
+}
+
+/// What the line names, each at most once.
+#[derive(Default)]
+struct Line<'a> {
+    id: Option<&'a str>,
+    kind: Option<&'a str>,
+    model: Option<&'a str>,
+    benchmark: Option<&'a str>,
+    /// group, element, category, subset: the first present (in this order) is the item's group.
+    groups: [Option<&'a str>; 4],
+    tier: Option<&'a str>,
+    split: Option<&'a str>,
+    modality: Option<&'a str>,
+    options: Option<([&'a str; MAX], usize)>,
+    gold: Option<&'a str>,
+    answer: Option<&'a str>,
+    probs: Option<Numbers<'a>>,
+    logprobs: Option<Numbers<'a>>,
+    loglikelihoods: Option<Numbers<'a>>,
+}
+
+/// Reads the line into `sink` and returns true, or returns false having done nothing.
+pub fn try_read(labels: &mut Labels, line: u64, bytes: &[u8], sink: &mut dyn Sink) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let Some(parsed) = parse(text) else {
+        return false;
+    };
+    let Some(item) = build(&parsed, labels, line) else {
+        return false;
+    };
+    if let Some(m) = parsed.model {
+        sink.meta(Meta::Model, m);
+    }
+    if let Some(b) = parsed.benchmark {
+        sink.meta(Meta::Benchmark, b);
+    }
+    sink.item(item);
+    true
+}
+
+/// The item the general path would build, when it would build it without a note.
+fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
+    let kind = match l.kind {
+        None | Some("choice") => OptionKind::Choice,
+        Some("rating" | "score") => OptionKind::Rating,
+        _ => return None,
+    };
+    let id = l.id?;
+    let (listed, n) = l.options.as_ref()?;
+    let listed = &listed[..*n];
+    let options = match labels.reuse_strs(listed) {
+        Some(shared) => shared,
+        None => {
+            if listed.len() < 2 || (1..listed.len()).any(|i| listed[..i].contains(&listed[i])) {
+                return None;
+            }
+            labels.remember(listed)
+        }
+    };
+    let gold_label = l.gold?;
+    let gold = options.iter().position(|o| o == gold_label)?;
+    let (source, numbers) = match (&l.probs, &l.logprobs, &l.loglikelihoods) {
+        (Some(p), _, _) => (Source::Probs, Some(p)),
+        (None, Some(p), _) => (Source::Logprobs, Some(p)),
+        (None, None, Some(p)) => (Source::Loglikelihoods, Some(p)),
+        (None, None, None) => (Source::Probs, None),
+    };
+    let probs = match numbers {
+        None => None,
+        Some(nums) => {
+            let mut values = [None; MAX];
+            let values = &mut values[..options.len()];
+            for &(k, x) in &nums.entries[..nums.len] {
+                if let Some(i) = options.iter().position(|o| o == k) {
+                    if values[i].replace(x).is_some() {
+                        return None;
+                    }
+                }
+            }
+            Some(probs::build(values, source).ok()?)
+        }
+    };
+    let answer = match l.answer {
+        None => probs.as_ref().map(|p| p.argmax()),
+        Some(a) => options.iter().position(|o| o == a),
+    };
+    Some(Item {
+        id: id.to_string(),
+        line: Some(line),
+        group: l.groups.iter().find_map(|g| *g).map(str::to_string),
+        tier: keyword(l.tier, Tier::parse)?,
+        split: keyword(l.split, Split::parse)?,
+        modality: keyword(l.modality, Modality::parse)?,
+        body: Body::Option(OptionItem {
+            kind,
+            options,
+            gold,
+            gold_probs: None,
+            answer,
+            probs,
+        }),
+    })
+}
+
+/// An optional keyword: `None` (decline) when it is present but unknown, which the general
+/// path notes.
+fn keyword<T>(v: Option<&str>, parse: fn(&str) -> Option<T>) -> Option<Option<T>> {
+    match v {
+        None => Some(None),
+        Some(s) => parse(s).map(Some),
+    }
+}
+
+/// A cursor over the line's text.
+struct Cur<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cur<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    /// Skips whitespace, then takes `byte`.
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        self.ws();
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// A string with no escape and no control character, without its quotes.
+    fn string(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let len = bytes[start..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        if bytes[start + len] != b'"' {
+            return None;
+        }
+        self.at = start + len + 1;
+        self.text.get(start..start + len)
+    }
+
+    /// A JSON number: a plain decimal with at most 18 digits before any fraction, no exponent.
+    /// Read as the general path reads it: an integer exactly, a fraction correctly rounded.
+    fn number(&mut self) -> Option<f64> {
+        self.ws();
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let mut i = start + usize::from(bytes.get(start) == Some(&b'-'));
+        let int_start = i;
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let int_digits = i - int_start;
+        // JSON allows no leading zero and needs a digit; long integers go the general way.
+        if int_digits == 0 || int_digits > 18 || (int_digits > 1 && bytes[int_start] == b'0') {
+            return None;
+        }
+        let fraction = bytes.get(i) == Some(&b'.');
+        if fraction {
+            i += 1;
+            let frac_start = i;
+            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == frac_start {
+                return None;
+            }
+        }
+        if let Some(b'e' | b'E') = bytes.get(i) {
+            return None;
+        }
+        self.at = i;
+        let digits = self.text.get(start..i)?;
+        if fraction {
+            digits.parse::<f64>().ok()
+        } else if digits == "-0" {
+            // serde_json reads `-0` as the float -0.0, other integers as i64.
+            None
+        } else {
+            digits.parse::<i64>().ok().map(|n| n as f64)
+        }
+    }
+
+    /// A list of plain strings.
+    fn strings(&mut self) -> Option<([&'a str; MAX], usize)> {
+        self.eat(b'[')?;
+        let mut out = [""; MAX];
+        let mut n = 0;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.at += 1;
+            return Some((out, 0));
+        }
+        loop {
+            *out.get_mut(n)? = self.string()?;
+            n += 1;
+            self.ws();
+            match self.peek()? {
+                b',' => self.at += 1,
+                b']' => {
+                    self.at += 1;
+                    return Some((out, n));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// An object of plain keys and numbers.
+    fn numbers(&mut self) -> Option<Numbers<'a>> {
+        self.eat(b'{')?;
+        let mut out = Numbers {
+            entries: [("", 0.0); MAX],
+            len: 0,
+        };
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+            return Some(out);
+        }
+        loop {
+            let key = self.string()?;
+            self.eat(b':')?;
+            let x = self.number()?;
+            *out.entries.get_mut(out.len)? = (key, x);
+            out.len += 1;
+            self.ws();
+            match self.peek()? {
+                b',' => self.at += 1,
+                b'}' => {
+                    self.at += 1;
+                    return Some(out);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A scalar of a key the reader does not look at: a plain string, a number or a literal.
+    fn skip_scalar(&mut self) -> Option<()> {
+        self.ws();
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b't' | b'f' | b'n' => {
+                let rest = self.text.get(self.at..)?;
+                let word = ["true", "false", "null"]
+                    .into_iter()
+                    .find(|w| rest.starts_with(w))?;
+                self.at += word.len();
+                Some(())
+            }
+            _ => self.number().map(drop),
+        }
+    }
+}
+
+/// Fills `slot` once; a second value for the key sends the line to the general path.
+fn once<T>(slot: &mut Option<T>, value: Option<T>) -> Option<()> {
+    if slot.is_some() {
+        return None;
+    }
+    *slot = Some(value?);
+    Some(())
+}
+
+/// The line's fields, when it is one flat object of the shapes above and nothing else.
+fn parse(text: &str) -> Option<Line<'_>> {
+    let mut c = Cur { text, at: 0 };
+    let mut l = Line::default();
+    c.eat(b'{')?;
+    loop {
+        let key = c.string()?;
+        c.eat(b':')?;
+        c.ws();
+        match key {
+            "id" => once(&mut l.id, c.string())?,
+            "type" => once(&mut l.kind, c.string())?,
+            "model" => once(&mut l.model, c.string())?,
+            "benchmark" => once(&mut l.benchmark, c.string())?,
+            "group" => once(&mut l.groups[0], c.string())?,
+            "element" => once(&mut l.groups[1], c.string())?,
+            "category" => once(&mut l.groups[2], c.string())?,
+            "subset" => once(&mut l.groups[3], c.string())?,
+            "tier" => once(&mut l.tier, c.string())?,
+            "split" => once(&mut l.split, c.string())?,
+            "modality" => once(&mut l.modality, c.string())?,
+            "options" => once(&mut l.options, c.strings())?,
+            "gold" => once(&mut l.gold, c.string())?,
+            "answer" => once(&mut l.answer, c.string())?,
+            "probs" => once(&mut l.probs, c.numbers())?,
+            "logprobs" => once(&mut l.logprobs, c.numbers())?,
+            "loglikelihoods" => once(&mut l.loglikelihoods, c.numbers())?,
+            // The other keys the general path reads change what it does with the line.
+            k if super::canonical_item::FIELDS.contains(&k) => return None,
+            _ => c.skip_scalar()?,
+        }
+        c.ws();
+        match c.peek()? {
+            b',' => c.at += 1,
+            b'}' => {
+                c.at += 1;
+                break;
+            }
+            _ => return None,
+        }
+    }
+    c.ws();
+    (c.at == text.len()).then_some(l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_serde_json_reads_them() {
+        for s in [
+            "0",
+            "1",
+            "-1",
+            "0.1",
+            "-0.25",
+            "0.30000000000000004",
+            "123456789012345678",
+            "1.7976931348623157",
+            "0.000001",
+            "2.2250738585072014",
+        ] {
+            let mut c = Cur { text: s, at: 0 };
+            let ours = c.number().expect(s);
+            let theirs: f64 = serde_json::from_str(s).expect(s);
+            assert_eq!(ours.to_bits(), theirs.to_bits(), "{s}");
+        }
+        for s in ["01", "-", "1.", ".5", "1e5", "1234567890123456789", "-0"] {
+            let mut c = Cur { text: s, at: 0 };
+            assert!(c.number().is_none() || c.at != s.len(), "{s}");
+        }
+    }
+}
