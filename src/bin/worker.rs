@@ -8,11 +8,16 @@
 mod protocol;
 
 #[cfg(target_arch = "wasm32")]
+#[path = "../web/deltas_worker.rs"]
+mod deltas;
+
+#[cfg(target_arch = "wasm32")]
 #[path = "../web/intervals_worker.rs"]
 mod intervals;
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
+    use crate::deltas;
     use crate::protocol::{FromWorker, MassBins, Named, Scored, ToWorker};
     use scorelens::explore::{Explorer, DEFAULT_CAP};
     use scorelens::formats::{FORMATS, HEAD};
@@ -44,6 +49,16 @@ mod worker {
         /// The current generation of each run: a cancel or a new score bumps it, and a scoring
         /// task that sees a newer generation stops.
         static GENERATION: RefCell<HashMap<u32, u32>> = RefCell::new(HashMap::new());
+        /// Each scored run with its bootstrap sample (`Session::keep_sample`), kept until the page
+        /// forgets the run: what comparisons (src/web/deltas_worker.rs) and intervals resample.
+        pub(crate) static SAMPLES: RefCell<HashMap<u32, Kept>> = RefCell::new(HashMap::new());
+    }
+
+    /// A kept run, or a mark that a task has it on loan (it puts it back unless the run was
+    /// closed or scored again meanwhile).
+    pub(crate) enum Kept {
+        Here(Box<scorelens::Run>),
+        Lent,
     }
 
     pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
@@ -142,7 +157,15 @@ mod worker {
             ToWorker::Forget { run } => {
                 bump(run);
                 EXPLORERS.with_borrow_mut(|e| e.remove(&run));
+                SAMPLES.with_borrow_mut(|s| s.remove(&run));
             }
+            ToWorker::Compare {
+                seq,
+                runs,
+                resamples,
+                seed,
+            } => deltas::start(seq, runs, scorelens::BootstrapOptions { resamples, seed }),
+            ToWorker::StopCompare { seq } => deltas::stop(seq),
         }
     }
 
@@ -244,6 +267,8 @@ mod worker {
             Err(e) => return fail(run, e),
         };
         session.keep_items(DEFAULT_CAP);
+        session.keep_sample();
+        let name = files.iter().map(File::name).collect::<Vec<_>>().join(" + ");
         let bytes = match read_all(&mut session, run, generation, &files).await {
             Ok(b) => b,
             // A cancel was answered when it came; a newer score of the run replaces this one.
@@ -263,9 +288,21 @@ mod worker {
                 })
             }
         };
-        match session.finish_explored() {
-            Ok((report, explorer)) => {
-                let explorer = explorer.unwrap_or_else(|| Explorer::new(0));
+        match session.finish_sampled() {
+            Ok(finished) => {
+                let report = finished.report;
+                // As `scorelens::score_run`: a run of aggregate files only has an empty sample.
+                let sample = finished.sample.unwrap_or_else(|| {
+                    let profile = Profile::parse(&report.profile).unwrap_or_else(Profile::generic);
+                    scorelens::profiles::resampling::sample_for(profile)
+                });
+                let kept = scorelens::Run {
+                    name,
+                    report: report.clone(),
+                    sample,
+                };
+                SAMPLES.with_borrow_mut(|s| s.insert(run, Kept::Here(Box::new(kept))));
+                let explorer = finished.explorer.unwrap_or_else(|| Explorer::new(0));
                 let scored = Scored {
                     json: report.to_json() + "\n",
                     report,

@@ -5,7 +5,7 @@
 //! scored again with another profile or merged with others without asking the user again.
 
 use super::protocol::{FromWorker, ToWorker};
-use super::state::{AppState, Boot, Run, Status};
+use super::state::{AppState, Boot, Compared, Run, Status};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -26,6 +26,7 @@ thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
     static FILES: RefCell<HashMap<u32, Vec<File>>> = RefCell::new(HashMap::new());
     static NEXT_RUN: RefCell<u32> = const { RefCell::new(1) };
+    static NEXT_COMPARE: RefCell<u32> = const { RefCell::new(0) };
     static STATE: RefCell<Option<AppState>> = const { RefCell::new(None) };
 }
 
@@ -208,6 +209,22 @@ fn receive(msg: FromWorker) {
         FromWorker::IntervalsSkipped { run, reason } => {
             intervals(state, run, Boot::Skipped(reason))
         }
+        FromWorker::CompareProgress { seq, done, total } => {
+            compared(state, seq, Compared::Running { done, total })
+        }
+        FromWorker::Compared {
+            seq,
+            comparison,
+            json,
+        } => compared(
+            state,
+            seq,
+            Compared::Done {
+                comparison: Arc::new(*comparison),
+                json: json.into(),
+            },
+        ),
+        FromWorker::CompareFailed { seq, error } => compared(state, seq, Compared::Failed(error)),
         FromWorker::Panicked { error } => crashed(error),
     }
 }
@@ -222,6 +239,47 @@ fn intervals(state: AppState, run: u32, now: Boot) {
         state.intervals.update(|m| {
             m.insert(run, now);
         });
+    }
+}
+
+/// Records news of comparison `seq` unless a newer one was asked for.
+fn compared(state: AppState, seq: u32, now: Compared) {
+    state.compared.update(|c| {
+        if let Some((_, _, status)) = c.as_mut().filter(|c| c.0 == seq) {
+            *status = now;
+        }
+    });
+}
+
+/// Asks the worker to compare `runs` pairwise (replacing any comparison under way).
+pub fn compare(state: AppState, runs: Vec<u32>, resamples: u32, seed: u64) {
+    let seq = NEXT_COMPARE.with_borrow_mut(|n| {
+        *n += 1;
+        *n
+    });
+    let running = Compared::Running {
+        done: 0,
+        total: resamples,
+    };
+    state.compared.set(Some((seq, runs.clone(), running)));
+    send(&ToWorker::Compare {
+        seq,
+        runs,
+        resamples,
+        seed,
+    });
+}
+
+/// Stops the comparison under way, if any.
+pub fn stop_compare(state: AppState) {
+    let running = state.compared.with_untracked(|c| {
+        c.as_ref()
+            .filter(|c| matches!(c.2, Compared::Running { .. }))
+            .map(|c| c.0)
+    });
+    if let Some(seq) = running {
+        send(&ToWorker::StopCompare { seq });
+        compared(state, seq, Compared::Stopped);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Models side by side: one column per scored run, the headline and calibration figures in rows,
-//! and the runs' reliability curves overlaid.
+//! and the runs' reliability curves overlaid; then each pair's differences (src/web/deltas.rs).
 
+use super::deltas::Deltas;
 use super::export::Export;
 use super::fmt::{self, Kind};
 use super::reliability::{Reliability, Series};
@@ -136,6 +137,7 @@ pub fn Comparison() -> impl IntoView {
                 }
             }}
             <Reliability id="reliability-comparison" series=series caption=caption />
+            <Deltas />
         </section>
     }
 }

@@ -8,6 +8,7 @@ pub mod cards;
 mod client;
 mod comparison;
 pub mod cond_mix;
+pub mod deltas;
 mod drop_zone;
 mod explorer;
 pub mod export;

@@ -4,6 +4,7 @@
 //! of `File`s is kept as it is (`preserve`), which needs an externally tagged enum (an internally
 //! tagged one loses it). Numbers cross as JS numbers, so every f64 arrives bit for bit.
 
+use scorelens::compare::Comparison;
 use scorelens::explore::{Filter, Page};
 use scorelens::metrics::ece::BinReport;
 use scorelens::report::intervals::BootstrapIntervals;
@@ -32,6 +33,16 @@ pub enum ToWorker {
     },
     /// The run was closed: free its items.
     Forget { run: u32 },
+    /// Compare these scored runs pairwise (paired bootstrap, McNemar, items in one file only); a
+    /// newer `Compare` replaces this one, and `seq` comes back with the answer.
+    Compare {
+        seq: u32,
+        runs: Vec<u32>,
+        resamples: u32,
+        seed: u64,
+    },
+    /// Stop the comparison `seq` at its next slice of resamples.
+    StopCompare { seq: u32 },
 }
 
 /// A profile or a format the core knows, for menus and the format help.
@@ -113,6 +124,23 @@ pub enum FromWorker {
     IntervalsSkipped {
         run: u32,
         reason: String,
+    },
+    /// Paired resamples of comparison `seq` drawn so far, of `total` (all pairs).
+    CompareProgress {
+        seq: u32,
+        done: u32,
+        total: u32,
+    },
+    /// The comparison, and its JSON exactly as `scorelens compare --json` prints it.
+    Compared {
+        seq: u32,
+        comparison: Box<Comparison>,
+        json: String,
+    },
+    /// No comparison: why (a run is not scored, or was closed).
+    CompareFailed {
+        seq: u32,
+        error: String,
     },
     /// The worker panicked and is about to stop (a wasm trap): the page fails the runs under way
     /// and starts a new worker.

@@ -110,6 +110,23 @@ pub fn titles(runs: &[Run]) -> Vec<String> {
         .collect()
 }
 
+/// Where the comparison of the scored runs is (drawn in the worker, shown by src/web/deltas.rs).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Compared {
+    /// Paired resamples drawn so far, of all pairs'.
+    Running {
+        done: u32,
+        total: u32,
+    },
+    /// The comparison, and its JSON as `scorelens compare --json` prints it.
+    Done {
+        comparison: Arc<scorelens::Comparison>,
+        json: Arc<str>,
+    },
+    Failed(String),
+    Stopped,
+}
+
 /// Shared signals, provided as context by the app.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -129,6 +146,8 @@ pub struct AppState {
     pub group_filter: RwSignal<Option<String>>,
     /// The latest page of items from the worker: (run, seq, page).
     pub items: RwSignal<Option<(u32, u32, Arc<scorelens::explore::Page>)>>,
+    /// The latest comparison asked of the worker: (seq, runs compared, where it is).
+    pub compared: RwSignal<Option<(u32, Vec<u32>, Compared)>>,
     /// Each scored run's bootstrap intervals, by run id (src/web/intervals_worker.rs makes them).
     pub intervals: RwSignal<HashMap<u32, Boot>>,
 }
@@ -147,6 +166,7 @@ impl AppState {
             formats: RwSignal::new(Vec::new()),
             group_filter: RwSignal::new(None),
             items: RwSignal::new(None),
+            compared: RwSignal::new(None),
             intervals: RwSignal::new(HashMap::new()),
         }
     }

@@ -1,0 +1,180 @@
+// The comparison view's differences against the native CLI: two sample files of one benchmark
+// (395 items each, 390 shared) are dropped, the worker compares them, and every delta, interval,
+// "differs" mark, McNemar p and "only in one file" list the page shows must equal
+// `scorelens compare --json` on the same files, as numbers (data-value) and as written (text, with
+// the page's formatting written again here). The exported comparison JSON must be the CLI's.
+import { after, before, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { assert, CLI, drop, open, OUT, SAMPLES, setup } from './harness.mjs';
+import { diffJson, offByUlps, same } from './check.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env.close(); });
+
+const A = join(SAMPLES, 'compare/model-a.jsonl');
+const B = join(SAMPLES, 'compare/model-b.jsonl');
+
+/** `scorelens compare --json` run from the files' folder, so runs are named as the browser names them. */
+function compareCli(files, extra = []) {
+  const r = spawnSync(CLI, ['compare', '--json', ...extra, ...files.map((f) => basename(f))], {
+    cwd: dirname(files[0]), encoding: 'utf8', maxBuffer: 1 << 26,
+  });
+  assert.equal(r.status, 0, `scorelens compare failed: ${r.stderr}`);
+  return { text: r.stdout, json: JSON.parse(r.stdout) };
+}
+
+// The page's formatting (src/web/deltas.rs, src/web/fmt.rs), written again.
+const MINUS = '\u2212';
+function kindOf(path) {
+  if (['metrics.accuracy', 'metrics.macro_accuracy', 'metrics.invalid_share'].includes(path) || path.startsWith('rewardbench.')) return 'share';
+  if (path.startsWith('ic.')) return 'points';
+  return 'score';
+}
+const decimals = { share: 1, score: 3, points: 1 };
+const scale = (x, kind) => (kind === 'share' ? x * 100 : x);
+function plain(x, kind) {
+  return kind === 'share' ? `${(x * 100).toFixed(1)}%` : x.toFixed(decimals[kind]);
+}
+function signed(x, kind) {
+  const v = scale(x, kind);
+  const s = Math.abs(v).toFixed(decimals[kind]);
+  if (/^[0.]*$/.test(s)) return s;
+  return v < 0 ? `${MINUS}${s}` : `+${s}`;
+}
+const unit = (kind) => (kind === 'share' ? ' pp' : '');
+const pText = (p) => (p === null ? '–' : p < 0.0001 ? '< 0.0001' : p.toFixed(4));
+const count = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
+function onlyText(o, who) {
+  if (o.count === 0) return `No item is only in ${who}.`;
+  const more = o.ids.length < o.count ? ', …' : '';
+  return `${count(o.count)} ${o.count === 1 ? 'item is' : 'items are'} only in ${who}: ${o.ids.join(', ')}${more}`;
+}
+
+async function download(page, selector) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: d.suggestedFilename(), bytes: readFileSync(await d.path()) };
+}
+
+/** Waits for a finished comparison with these settings. */
+async function compared(page, resamples, seed) {
+  await page.waitForFunction(
+    ([r, s]) => {
+      const el = document.querySelector('[data-testid=compare-settings]');
+      return el && el.textContent.includes(`${r} resamples, seed ${s},`) && document.querySelector('[data-testid=deltas] .pair');
+    },
+    [resamples, seed],
+    { timeout: 120000 },
+  );
+}
+
+/** Everything the page shows of pair 0, checked against the CLI's comparison. */
+async function checkPair(page, ref) {
+  const p = ref.pairs[0];
+  const names = ref.runs.map((r) => r.model ?? r.name);
+  const pair = '[data-testid=deltas] .pair[data-pair="0"]';
+  assert.equal((await page.textContent(`${pair} h3`)).trim(), `${names[0]} ${MINUS} ${names[1]}`);
+  const rows = await page.$$eval(`${pair} tbody tr`, (trs) => trs.map((tr) => {
+    const td = tr.querySelectorAll('td');
+    const interval = tr.querySelector('td.interval');
+    return {
+      figure: tr.dataset.figure,
+      distinguishable: tr.dataset.distinguishable,
+      marked: tr.classList.contains('distinguishable'),
+      a: td[0].dataset.value, aText: td[0].textContent.trim(),
+      b: td[1].dataset.value, bText: td[1].textContent.trim(),
+      delta: td[2].dataset.value, deltaText: td[2].textContent.trim(),
+      lo: interval.dataset.lo, hi: interval.dataset.hi, intervalText: interval.textContent.trim(),
+      mark: td[4].textContent.trim(),
+    };
+  }));
+  assert.deepEqual(rows.map((r) => r.figure), p.figures.map((f) => f.figure), 'every figure of the pair, in order');
+  let marked = 0;
+  for (const [i, f] of p.figures.entries()) {
+    const r = rows[i];
+    const kind = kindOf(f.figure);
+    for (const k of ['a', 'b', 'delta', 'lo', 'hi']) {
+      assert.ok(same(Number(r[k]), f[k], `${f.figure}.${k}`), `${f.figure} ${k}: page ${r[k]}, CLI ${f[k]}`);
+    }
+    assert.equal(r.aText, plain(f.a, kind), `${f.figure} A as written`);
+    assert.equal(r.bText, plain(f.b, kind), `${f.figure} B as written`);
+    assert.equal(r.deltaText, `${signed(f.delta, kind)}${unit(kind)}`, `${f.figure} delta as written`);
+    assert.equal(r.intervalText, `${signed(f.lo, kind)} to ${signed(f.hi, kind)}${unit(kind)}`, `${f.figure} interval as written`);
+    assert.equal(r.distinguishable, String(f.distinguishable), `${f.figure} distinguishable`);
+    assert.equal(r.marked, f.distinguishable, `${f.figure} row marked`);
+    assert.equal(r.mark, f.distinguishable ? '≠ 0' : '', `${f.figure} mark`);
+    if (f.distinguishable) marked += 1;
+  }
+  // McNemar: the exact p and its text, and the discordant counts.
+  const m = p.mcnemar;
+  const mc = `${pair} [data-testid=mcnemar]`;
+  assert.ok(same(Number(await page.getAttribute(mc, 'data-value')), m.p_value, 'mcnemar'), 'McNemar p (data-value)');
+  const mcText = (await page.textContent(mc)).replace(/\s+/g, ' ');
+  assert.ok(mcText.includes(`p = ${pText(m.p_value)} (${m.only_a} right only for A, ${m.only_b} right only for B, ${m.both_right} both right, ${m.both_wrong} both wrong`), mcText);
+  // Items in one file only: count, ids and the run they belong to.
+  const only = await page.$$eval(`${pair} .only-in`, (ps) => ps.map((x) => ({ run: x.dataset.run, count: Number(x.dataset.count), text: x.textContent.trim() })));
+  assert.deepEqual(only, [
+    { run: p.only_a.run, count: p.only_a.count, text: onlyText(p.only_a, names[0]) },
+    { run: p.only_b.run, count: p.only_b.count, text: onlyText(p.only_b, names[1]) },
+  ]);
+  return { marked };
+}
+
+test('two sample files: deltas, intervals, marks, McNemar and only-in lists equal the CLI, and the export is its JSON', async () => {
+  const ref = compareCli([A, B]);
+  // The sample files are what the docs say: 390 shared, 5 in each file only, B better by 0.09
+  // accuracy beyond noise, McNemar p about 0.0002.
+  const acc = ref.json.pairs[0].figures.find((f) => f.figure === 'metrics.accuracy');
+  assert.equal(ref.json.pairs[0].common, 390);
+  assert.ok(acc.distinguishable && Math.abs(acc.delta + 0.09) < 0.005, 'B is better by about 0.09');
+  assert.equal(pText(ref.json.pairs[0].mcnemar.p_value), '0.0002');
+
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [A, B]);
+  await compared(page, 2000, 2024);
+  const { marked } = await checkPair(page, ref.json);
+  assert.ok(marked > 0 && marked < ref.json.pairs[0].figures.length, 'some figures differ, some do not');
+  assert.equal(
+    (await page.textContent('[data-testid=compare-settings]')).replace(/\s+/g, ' ').trim(),
+    'Paired percentile bootstrap, 2000 resamples, seed 2024, 95% intervals. ≠ 0 marks a difference whose interval excludes 0 (not adjusted for the number of figures).',
+  );
+  // The export is `scorelens compare --json` (byte for byte unless a libm ulp differs).
+  const before = offByUlps.length;
+  const json = await download(page, '[data-export=comparison-json]');
+  assert.equal(json.name, 'comparison.json');
+  const text = json.bytes.toString('utf8');
+  assert.equal(diffJson(JSON.parse(text), ref.json), null, 'exported comparison equals the CLI');
+  if (offByUlps.length === before) assert.equal(text, ref.text, 'exported comparison is the CLI output byte for byte');
+  await page.locator('[data-testid=deltas]').screenshot({ path: join(OUT, 'compare-deltas.png') });
+  if (offByUlps.length) console.log(`near misses (libm ulps): ${offByUlps.join('; ')}`);
+  await t.done();
+});
+
+test('resamples and seed can be changed, a long comparison can be stopped', async () => {
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [A, B]);
+  await compared(page, 2000, 2024);
+  // A comparison too long to finish at once: progress shows, Stop stops it, and nothing arrives later.
+  await page.fill('[data-testid=compare-resamples]', '100000');
+  await page.dispatchEvent('[data-testid=compare-resamples]', 'change');
+  await page.waitForSelector('[data-testid=compare-progress]');
+  await page.click('[data-testid=compare-progress] button');
+  await page.waitForSelector('[data-testid=compare-stopped]');
+  await page.waitForTimeout(1500);
+  assert.ok(await page.$('[data-testid=compare-stopped]'), 'a stopped comparison stays stopped');
+  // Other settings: the page equals the CLI's `--bootstrap 300 --seed 7`.
+  await page.fill('[data-testid=compare-resamples]', '300');
+  await page.dispatchEvent('[data-testid=compare-resamples]', 'change');
+  await page.fill('[data-testid=compare-seed]', '7');
+  await page.dispatchEvent('[data-testid=compare-seed]', 'change');
+  await compared(page, 300, 7);
+  await checkPair(page, compareCli([A, B], ['--bootstrap', '300', '--seed', '7']).json);
+  // Closing a run ends the comparison view.
+  await page.locator('.tab-close').nth(1).click();
+  await page.waitForSelector('[data-testid=deltas]', { state: 'detached' });
+  await t.done();
+});
