@@ -1,0 +1,273 @@
+//! Block reading (issue 9): a canonical JSON Lines file cut into blocks, each read on its own and
+//! replayed in order, gives the very report of a sequential read (the JSON string, to the last
+//! digit), warnings and their lines, duplicate ids across blocks and groups included; the CLI,
+//! which reads the blocks on several threads, prints that report too. And the canonical reader's
+//! fast path gives the items its general path gives (a JSON array goes the general way).
+
+use proptest::prelude::*;
+use scorelens::formats::canonical::Canonical;
+use scorelens::formats::{Format, Meta, Reported, Shelf, Sink};
+use scorelens::items::Item;
+use scorelens::{Options, Session, Warning};
+use std::path::{Path, PathBuf};
+
+/// The report (or the error) of a run, as text.
+fn outcome(session: Session) -> String {
+    match session.finish() {
+        Ok(r) => r.to_json(),
+        Err(e) => format!("error: {e:?}"),
+    }
+}
+
+fn sequential(name: &str, bytes: &[u8]) -> String {
+    let mut s = Session::new(&Options::default()).unwrap();
+    s.read(name, bytes);
+    outcome(s)
+}
+
+fn in_blocks(name: &str, bytes: &[u8], size: usize) -> String {
+    let mut s = Session::new(&Options::default()).unwrap();
+    s.read_blocks(name, bytes, size);
+    outcome(s)
+}
+
+/// Every file under the folders, recursively, in name order.
+fn files(dirs: &[&str]) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+        entries.sort_by_key(|e| e.path());
+        for e in entries {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for d in dirs {
+        walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join(d), &mut out);
+    }
+    out
+}
+
+/// Lines of every shape: valid items with groups and tiers, duplicates near and far, blank and
+/// CRLF lines, the malformed corpus's canonical lines and the samples' other item types.
+fn generated(n: usize, seed: u64) -> Vec<u8> {
+    let mut odd: Vec<Vec<u8>> = Vec::new();
+    for p in files(&["tests/malformed/canonical", "www/samples"]) {
+        if p.extension().is_some_and(|e| e == "jsonl") {
+            let text = std::fs::read(&p).unwrap();
+            odd.extend(text.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+        }
+    }
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut out = b"{\"scorelens\":1,\"model\":\"m\",\"benchmark\":\"generic\"}\n".to_vec();
+    for i in 0..n {
+        let r = next() % 100;
+        let id = if r < 5 {
+            next() % (i as u64 + 1)
+        } else {
+            i as u64
+        };
+        let p = (next() % 1000) as f64 / 1000.0;
+        let q = (1.0 - p) / 3.0;
+        let line = match r {
+            0..=5 => odd[(next() % odd.len() as u64) as usize].clone(),
+            6 => Vec::new(),
+            7 => b"  \r".to_vec(),
+            _ => format!(
+                "{{\"id\":\"q{id}\",\"group\":\"g{}\",\"tier\":\"easy\",\"options\":[\"A\",\"B\",\"C\",\"D\"],\"gold\":\"{}\",\"probs\":{{\"A\":{p},\"B\":{q},\"C\":{q},\"D\":{}}}}}{}",
+                i % 7,
+                ["A", "B", "C", "D"][i % 4],
+                q / 2.0,
+                if r == 8 { "\r" } else { "" },
+            )
+            .into_bytes(),
+        };
+        out.extend_from_slice(&line);
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn blocks_give_the_sequential_report_on_every_sample_and_fixture() {
+    let all = files(&["www/samples", "tests/fixtures", "tests/malformed"]);
+    assert!(all.len() > 50, "found {} files", all.len());
+    for path in all {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.display().to_string();
+        let want = sequential(&name, &bytes);
+        for size in [1, 7, 100, 4096] {
+            assert_eq!(
+                in_blocks(&name, &bytes, size),
+                want,
+                "{name}, blocks of {size}"
+            );
+        }
+    }
+}
+
+#[test]
+fn blocks_give_the_sequential_report_on_a_generated_file() {
+    let bytes = generated(5000, 42);
+    let want = sequential("gen.jsonl", &bytes);
+    assert!(
+        want.contains("was already seen"),
+        "the file has duplicate ids"
+    );
+    assert!(want.contains("\"groups\""));
+    for size in [1, 50, 3000, 1 << 20] {
+        assert_eq!(
+            in_blocks("gen.jsonl", &bytes, size),
+            want,
+            "blocks of {size}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn any_block_size_gives_the_sequential_report(seed in 1u64.., n in 0usize..400, size in 1usize..5000) {
+        let bytes = generated(n, seed);
+        prop_assert_eq!(in_blocks("p.jsonl", &bytes, size), sequential("p.jsonl", &bytes));
+    }
+}
+
+/// The CLI, reading blocks of 64 bytes on its threads, prints the sequential report.
+#[test]
+fn the_cli_on_several_threads_prints_the_sequential_report() {
+    let dir = std::env::temp_dir().join(format!("scorelens-blocks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gen = dir.join("gen.jsonl");
+    std::fs::write(&gen, generated(3000, 7)).unwrap();
+    let mut paths = vec![gen];
+    for f in ["www/samples/choice.jsonl", "www/samples/cmdb-1500.jsonl"] {
+        paths.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(f));
+    }
+    paths.extend(files(&["tests/malformed/canonical"]));
+    for path in paths {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_scorelens"))
+            .args(["score", &name, "--json"])
+            .env("SCORELENS_BLOCK_BYTES", "64")
+            .output()
+            .unwrap();
+        let want = sequential(&name, &bytes);
+        if want.starts_with("error") {
+            assert!(!out.status.success(), "{name}");
+        } else {
+            assert_eq!(
+                String::from_utf8(out.stdout).unwrap(),
+                want + "\n",
+                "{name}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Items and warnings a reader pushes.
+#[derive(Default)]
+struct Collect {
+    items: Vec<Item>,
+    warnings: Vec<Warning>,
+    shelf: Shelf,
+}
+
+impl Sink for Collect {
+    fn item(&mut self, item: Item) {
+        self.items.push(item);
+    }
+    fn item_in(&mut self, _file: &str, item: Item) {
+        self.items.push(item);
+    }
+    fn skip(&mut self, w: Warning) {
+        self.warnings.push(w);
+    }
+    fn warn(&mut self, w: Warning) {
+        self.warnings.push(w);
+    }
+    fn meta(&mut self, _key: Meta, _value: &str) {}
+    fn reported(&mut self, _figure: Reported) {}
+    fn shelf(&mut self) -> &mut Shelf {
+        &mut self.shelf
+    }
+}
+
+fn read(bytes: &[u8]) -> Collect {
+    let mut sink = Collect::default();
+    let mut reader = Canonical.reader("f");
+    reader.feed(bytes, &mut sink);
+    reader.finish(&mut sink);
+    sink
+}
+
+/// A number as files write it: integers, short and long fractions, negatives.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (0u32..3).prop_map(|i| i.to_string()),
+        (0.0f64..1.0).prop_map(|x| format!("{x}")),
+        (0u32..10_000).prop_map(|x| format!("0.{x:04}")),
+        (-30.0f64..0.0).prop_map(|x| format!("{x}")),
+        (0.0f64..1.0).prop_map(|x| format!("{x:e}")),
+    ]
+}
+
+fn line() -> impl Strategy<Value = String> {
+    let label = prop_oneof![Just("A"), Just("B"), Just("C"), Just("ü")];
+    (
+        0u32..50,
+        prop_oneof![Just(""), Just("\"type\":\"choice\","), Just("\"type\":\"rating\",")],
+        prop::option::of(0u32..5),
+        label.clone(),
+        prop::option::of(label.clone()),
+        prop_oneof![Just("probs"), Just("logprobs"), Just("loglikelihoods")],
+        prop::collection::vec((label, number()), 0..5),
+        prop::bool::ANY,
+    )
+        .prop_map(|(id, kind, group, gold, answer, field, numbers, extra)| {
+            let group = group.map_or(String::new(), |g| format!("\"group\":\"g{g}\","));
+            let answer = answer.map_or(String::new(), |a| format!("\"answer\":\"{a}\","));
+            let nums: Vec<String> = numbers.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+            let extra = if extra { "\"note\": \"x\", \"n\": 3, " } else { "" };
+            format!(
+                "{{\"id\":\"i{id}\",{kind}{group}{extra}\"options\":[\"A\",\"B\",\"C\",\"ü\"],\"gold\":\"{gold}\",{answer}\"{field}\":{{{}}}}}",
+                nums.join(", ")
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn the_fast_path_reads_what_the_general_path_reads(lines in prop::collection::vec(line(), 1..20)) {
+        let jsonl = lines.join("\n");
+        // One element per line, so that every element starts on its line's number.
+        let array = format!("[{}]", lines.join(",\n"));
+        let fast = read(jsonl.as_bytes());
+        let general = read(array.as_bytes());
+        prop_assert_eq!(&fast.items, &general.items);
+        // The array's warnings name the element first ("element 3: ").
+        let strip = |ws: &[Warning]| -> Vec<(Option<u64>, String)> {
+            ws.iter().map(|w| {
+                let reason = match w.reason.strip_prefix("element ") {
+                    Some(rest) => rest.split_once(": ").map_or(w.reason.clone(), |(_, r)| r.to_string()),
+                    None => w.reason.clone(),
+                };
+                (w.line, reason)
+            }).collect()
+        };
+        prop_assert_eq!(strip(&fast.warnings), strip(&general.warnings));
+    }
+}
