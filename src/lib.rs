@@ -12,6 +12,7 @@ pub mod formats;
 pub mod id_set;
 pub mod item_check;
 pub mod items;
+pub mod markdown;
 pub mod metrics;
 pub mod probs;
 pub mod profiles;

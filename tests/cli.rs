@@ -51,6 +51,23 @@ fn table_csv_and_markdown_layouts() {
 }
 
 #[test]
+fn markdown_shows_html_from_a_file_as_text() {
+    let f = temp_file(
+        "md-html.jsonl",
+        "{\"id\": 1, \"group\": \"<img src=x onerror=alert(1)>|g\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"probs\": {\"A\": 0.7, \"B\": 0.3}}\n",
+    );
+    let md = String::from_utf8(
+        scorelens(&["score", f.to_str().unwrap(), "--format", "markdown"]).stdout,
+    )
+    .unwrap();
+    assert!(
+        md.contains("&lt;img src=x onerror=alert(1)&gt;\\|g"),
+        "{md}"
+    );
+    assert!(!md.contains("<img"), "{md}");
+}
+
+#[test]
 fn exit_codes() {
     let good = temp_file("ok.jsonl", GOOD);
     let bad = temp_file(

@@ -213,7 +213,7 @@ pub fn csv(tables: &[Table]) -> String {
 
 /// GitHub-flavoured Markdown tables.
 pub fn markdown(tables: &[Table]) -> String {
-    let esc = |s: &str| s.replace('|', "\\|");
+    let esc = scorelens::markdown::cell;
     let mut out = String::new();
     for t in tables {
         out += &format!("### {}\n\n", t.title);

@@ -2,6 +2,7 @@
 //! export and the clipboard.
 
 use super::protocol::Scored;
+use scorelens::markdown::cell as md_text;
 use scorelens::metrics::calibration::CalibrationFigures;
 use scorelens::Report;
 
@@ -184,17 +185,6 @@ pub fn csv(tables: &[Table]) -> String {
         }
     }
     out
-}
-
-/// Text for a Markdown cell: table syntax escaped, and HTML too, since renderers pass raw HTML
-/// through; a label like `<img onerror=…>` must read as text (issue 10 §5).
-fn md_text(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
 }
 
 fn md_cell(c: &Cell) -> String {
