@@ -174,14 +174,19 @@ impl Session {
     /// of lines (`canonical_chunks::split`, `read_block`) may then be read in any order, on any
     /// thread, and given to `replay` in file order; false when the caller must `feed` it instead.
     pub fn begin_blocks(&mut self, name: &str, bytes: &[u8]) -> bool {
-        let head = &bytes[..bytes.len().min(formats::HEAD)];
+        self.begin_blocks_of(name, &bytes[..bytes.len().min(formats::HEAD)], bytes.len())
+    }
+
+    /// `begin_blocks` for a file of `len` bytes of which only the first, `head`, are read yet
+    /// (`formats::HEAD` of them, or all when shorter).
+    pub fn begin_blocks_of(&mut self, name: &str, head: &[u8], len: usize) -> bool {
         let format = self.begin_file(name, head);
         let blocks = format == Some(formats::canonical::Canonical.name())
-            && canonical_chunks::is_lines(bytes);
+            && canonical_chunks::is_lines(head);
         if blocks {
             // Room for the file's ids, guessed from its first lines, so the set never rehashes.
             let lines = head.iter().filter(|&&b| b == b'\n').count().max(1);
-            let ids = bytes.len() / (head.len() / lines).max(16);
+            let ids = len / (head.len() / lines).max(16);
             self.state.seen.reserve(ids, ids * 12);
         }
         blocks

@@ -174,6 +174,26 @@ fn the_cli_on_several_threads_prints_the_sequential_report() {
             );
         }
     }
+    // Two files as one run: the second repeats ids of the first, which the run skips.
+    let (a, b) = (dir.join("gen.jsonl"), dir.join("more.jsonl"));
+    std::fs::write(&b, generated(2000, 9)).unwrap();
+    let mut s = Session::new(&Options::default()).unwrap();
+    for p in [&a, &b] {
+        s.read(&p.display().to_string(), &std::fs::read(p).unwrap());
+    }
+    let want = outcome(s);
+    assert!(want.contains("more.jsonl") && want.contains("was already seen"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_scorelens"))
+        .args([
+            "score",
+            &a.display().to_string(),
+            &b.display().to_string(),
+            "--json",
+        ])
+        .env("SCORELENS_BLOCK_BYTES", "100")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want + "\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

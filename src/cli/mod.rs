@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use scorelens::formats::FORMATS;
 use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use scorelens::profiles::Profile;
-use scorelens::{BootstrapOptions, Error, Input, Options};
+use scorelens::{BootstrapOptions, Error, Options};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -172,27 +172,24 @@ fn score(
             }
         };
     }
-    let mut contents = Vec::with_capacity(files.len());
+    // Every file must open before any is read, so that a wrong path stops the run at once.
     for path in files {
-        match std::fs::read(path) {
-            Ok(bytes) => contents.push((path.display().to_string(), bytes)),
-            Err(e) => {
-                eprintln!("scorelens: {}: {e}", path.display());
-                return USAGE;
-            }
+        if let Err(e) = std::fs::File::open(path) {
+            eprintln!("scorelens: {}: {e}", path.display());
+            return USAGE;
         }
     }
-    let inputs: Vec<Input> = contents
-        .iter()
-        .map(|(name, bytes)| Input { name, bytes })
-        .collect();
-    let report = match compare::score(&inputs, &opts, boot) {
+    let report = match parallel::score_files(files, &opts, boot) {
         Ok(r) => r,
-        Err(e @ Error::UnknownProfile(_)) => {
+        Err(parallel::Fail::Io(name, e)) => {
+            eprintln!("scorelens: {name}: {e}");
+            return USAGE;
+        }
+        Err(parallel::Fail::Score(e @ Error::UnknownProfile(_))) => {
             eprintln!("scorelens: {e}");
             return USAGE;
         }
-        Err(e) => {
+        Err(parallel::Fail::Score(e)) => {
             eprintln!("scorelens: {e}");
             return INPUT_ERROR;
         }

@@ -1,11 +1,17 @@
 //! Reads one large canonical JSON Lines file on every core (issue 9): blocks of whole lines are
-//! parsed on worker threads while this thread replays the finished ones into the session in file
-//! order, so items are scored, ids checked and warnings kept exactly as a one-core read does them.
+//! read from the file and parsed on worker threads while this thread replays the finished ones
+//! into the session in file order, so items are scored, ids checked and warnings kept exactly as
+//! a one-core read does them (tests/parallel_blocks.rs).
 
 use scorelens::formats::canonical_chunks::{read_block, split, Block};
-use scorelens::Session;
+use scorelens::formats::lines::BOM;
+use scorelens::formats::HEAD;
+use scorelens::{BootstrapOptions, Error, Options, Report, Session};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Condvar, Mutex};
 
 /// Blocks of about this many bytes (`SCORELENS_BLOCK_BYTES` overrides it, for the tests).
@@ -22,36 +28,153 @@ fn block_size() -> usize {
         .unwrap_or(BLOCK)
 }
 
-/// `Session::read`, on every core when the file is canonical JSON Lines of several blocks.
+/// Worker threads, or `None` to read on this thread: one core, or already on rayon's pool
+/// (`score DIR` reads its files in parallel, one each).
+fn workers() -> Option<usize> {
+    let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (n >= 2 && rayon::current_thread_index().is_none()).then_some(n)
+}
+
+/// `Session::read` of a file already in memory, on every core when it is canonical JSON Lines
+/// of several blocks.
 pub fn read(session: &mut Session, name: &str, bytes: &[u8]) {
     let size = block_size();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if bytes.len() <= size || workers < 2 {
+    let Some(workers) = workers().filter(|_| bytes.len() > size) else {
         return session.read(name, bytes);
-    }
+    };
     if !session.begin_blocks(name, bytes) {
         session.feed(bytes);
         return session.end_file();
     }
-    let blocks = split(bytes, size);
-    let next = AtomicUsize::new(0);
-    // How many blocks have been replayed; workers wait on it to stay within the window.
-    let replayed = (Mutex::new(0usize), Condvar::new());
+    let mut blocks = split(bytes, size).into_iter();
+    // Reading from memory cannot fail.
+    let _ = run(session, name, workers, move || {
+        Ok(blocks.next().map(Cow::Borrowed))
+    });
+}
+
+/// Reads the file at `path` into the session as `read` does, a large canonical JSON Lines file
+/// in blocks read from disk by the workers themselves, so reading overlaps parsing and the file
+/// is never whole in memory.
+pub fn read_path(session: &mut Session, name: &str, path: &Path) -> io::Result<()> {
+    let size = block_size();
+    let mut file = File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    let Some(workers) = workers().filter(|_| len > size) else {
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        session.read(name, &bytes);
+        return Ok(());
+    };
+    let mut head = Vec::with_capacity(HEAD);
+    (&mut file).take(HEAD as u64).read_to_end(&mut head)?;
+    if !session.begin_blocks_of(name, &head, len) {
+        file.read_to_end(&mut head)?;
+        session.feed(&head);
+        session.end_file();
+        return Ok(());
+    }
+    let mut pieces = Pieces {
+        file,
+        carry: head.strip_prefix(BOM).unwrap_or(&head).to_vec(),
+        size,
+        end: false,
+    };
+    run(session, name, workers, move || {
+        pieces.next().map(|p| p.map(Cow::Owned))
+    })
+}
+
+/// A file read in pieces that end after a newline (the last where the file ends).
+struct Pieces {
+    file: File,
+    /// What follows the last newline read so far.
+    carry: Vec<u8>,
+    size: usize,
+    end: bool,
+}
+
+impl Pieces {
+    fn next(&mut self) -> io::Result<Option<Vec<u8>>> {
+        if self.end {
+            return Ok(None);
+        }
+        let mut buf = std::mem::take(&mut self.carry);
+        loop {
+            let before = buf.len();
+            (&mut self.file)
+                .take(self.size as u64)
+                .read_to_end(&mut buf)?;
+            if buf.len() == before {
+                self.end = true;
+                return Ok((!buf.is_empty()).then_some(buf));
+            }
+            if let Some(nl) = memchr::memrchr(b'\n', &buf[before..]) {
+                let cut = before + nl + 1;
+                self.carry = buf[cut..].to_vec();
+                buf.truncate(cut);
+                return Ok(Some(buf));
+            }
+        }
+    }
+}
+
+/// What the workers share: where the blocks come from and how far the replay has come.
+struct Feed<F> {
+    next_block: F,
+    next: usize,
+    replayed: usize,
+    done: bool,
+    error: Option<io::Error>,
+}
+
+/// Parses the blocks `next_block` gives on `workers` threads and replays them in order, then
+/// ends the file; the first read error stops the run and is returned.
+fn run<'a, F>(session: &mut Session, name: &str, workers: usize, next_block: F) -> io::Result<()>
+where
+    F: FnMut() -> io::Result<Option<Cow<'a, [u8]>>> + Send,
+{
     let window = AHEAD * workers;
+    let shared = (
+        Mutex::new(Feed {
+            next_block,
+            next: 0,
+            replayed: 0,
+            done: false,
+            error: None,
+        }),
+        Condvar::new(),
+    );
     let (tx, rx) = mpsc::channel::<(usize, Block)>();
     std::thread::scope(|scope| {
         for _ in 0..workers {
-            let tx = tx.clone();
-            let (next, replayed, blocks) = (&next, &replayed, &blocks);
+            let (tx, shared) = (tx.clone(), &shared);
             scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(part) = blocks.get(i) else { break };
-                let mut done = replayed.0.lock().unwrap_or_else(|e| e.into_inner());
-                while i >= *done + window {
-                    done = replayed.1.wait(done).unwrap_or_else(|e| e.into_inner());
-                }
-                drop(done);
-                if tx.send((i, read_block(name, part))).is_err() {
+                let (i, part) = {
+                    let mut feed = shared.0.lock().unwrap_or_else(|e| e.into_inner());
+                    while !feed.done && feed.next >= feed.replayed + window {
+                        feed = shared.1.wait(feed).unwrap_or_else(|e| e.into_inner());
+                    }
+                    if feed.done {
+                        break;
+                    }
+                    match (feed.next_block)() {
+                        Ok(Some(part)) => {
+                            feed.next += 1;
+                            (feed.next - 1, part)
+                        }
+                        Ok(None) => {
+                            feed.done = true;
+                            break;
+                        }
+                        Err(e) => {
+                            feed.error = Some(e);
+                            feed.done = true;
+                            break;
+                        }
+                    }
+                };
+                if tx.send((i, read_block(name, &part))).is_err() {
                     break;
                 }
             });
@@ -66,10 +189,44 @@ pub fn read(session: &mut Session, name: &str, bytes: &[u8]) {
                 session.replay(block, before);
                 before += lines;
                 want += 1;
-                *replayed.0.lock().unwrap_or_else(|e| e.into_inner()) = want;
-                replayed.1.notify_all();
+                shared.0.lock().unwrap_or_else(|e| e.into_inner()).replayed = want;
+                shared.1.notify_all();
             }
         }
+        // Wake whoever still waits: nothing is left to read, or a read failed.
+        shared.1.notify_all();
     });
     session.end_file();
+    let feed = shared.0.into_inner().unwrap_or_else(|e| e.into_inner());
+    feed.error.map_or(Ok(()), Err)
+}
+
+/// Why `score_files` made no report.
+pub enum Fail {
+    /// A file could not be read: its name and the error.
+    Io(String, io::Error),
+    Score(Error),
+}
+
+/// `compare::score` for files on disk, each read through `read_path`.
+pub fn score_files(
+    files: &[PathBuf],
+    opts: &Options,
+    boot: Option<BootstrapOptions>,
+) -> Result<Report, Fail> {
+    let mut session = Session::new(opts).map_err(Fail::Score)?;
+    if boot.is_some() {
+        session.keep_sample();
+    }
+    for path in files {
+        let name = path.display().to_string();
+        if let Err(e) = read_path(&mut session, &name, path) {
+            return Err(Fail::Io(name, e));
+        }
+    }
+    let mut finished = session.finish_sampled().map_err(Fail::Score)?;
+    if let (Some(b), Some(sample)) = (boot, &finished.sample) {
+        finished.report.intervals.bootstrap = Some(super::compare::parallel_bootstrap(sample, &b));
+    }
+    Ok(finished.report)
 }
