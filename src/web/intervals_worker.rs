@@ -1,10 +1,10 @@
 //! The worker's bootstrap of a scored run: intervals for every headline figure, computed after the
 //! report is on screen, in slices, so that the worker keeps answering between them.
 //!
-//! Included by src/bin/worker.rs (`mod intervals`). It borrows the run's sample from the worker's
-//! `SAMPLES` store while it draws (as src/web/deltas_worker.rs does), posts progress after each
-//! slice, stops when the run's generation moves on (Cancel, Forget, a new score of the run), and
-//! waits while any file is being read (a new drop is scored first). The result is the CLI's:
+//! Included by src/bin/worker.rs (`mod intervals`). It reads the run's sample in the worker's
+//! `SAMPLES` store one slice at a time (so a comparison, src/web/deltas_worker.rs, can take the run
+//! between slices), posts progress, stops when the run's generation moves on (Cancel, Forget, a
+//! new score of the run), and waits while any file is being read (a new drop is scored first). The result is the CLI's:
 //! `sample.draws` over consecutive ranges joined by `sample.intervals` equals `Sample::bootstrap`,
 //! so the JSON it posts is `scorelens score --json --bootstrap 2000 --seed 2024`'s.
 
@@ -57,47 +57,35 @@ async fn tick(ms: i32) {
     let _ = JsFuture::from(p).await;
 }
 
-/// Takes the run out of the store, waiting while another task has it on loan.
-async fn borrow(run: u32, generation: u32) -> Option<Run> {
+/// Runs `f` on the run's kept sample, waiting while another task has the run on loan (a
+/// comparison); `None` when the run moved on or is gone. The store is borrowed only while `f`
+/// runs, so a comparison can take the run between two slices.
+async fn with_run<T>(run: u32, generation: u32, f: impl Fn(&Run) -> T) -> Option<T> {
     loop {
         if !current(run, generation) {
             return None;
         }
-        let taken = SAMPLES.with_borrow_mut(|s| match s.get(&run) {
-            Some(Kept::Here(_)) => match s.insert(run, Kept::Lent) {
-                Some(Kept::Here(r)) => Some(Some(*r)),
-                _ => Some(None),
-            },
+        let done = SAMPLES.with_borrow(|s| match s.get(&run) {
+            Some(Kept::Here(r)) => Some(Some(f(r))),
             Some(Kept::Lent) => None,
             None => Some(None),
         });
-        match taken {
-            Some(r) => return r,
+        match done {
+            Some(out) => return out,
             None => tick(0).await,
         }
     }
 }
 
-/// Puts the run back, unless it was closed or scored again meanwhile.
-fn give_back(run: u32, kept: Run) {
-    SAMPLES.with_borrow_mut(|s| {
-        if let Some(slot @ Kept::Lent) = s.get_mut(&run) {
-            *slot = Kept::Here(Box::new(kept));
-        }
-    });
-}
-
 async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
-    let Some(kept) = borrow(run, generation).await else {
+    let Some(items) = with_run(run, generation, |r| r.sample.len()).await else {
         return;
     };
-    let items = kept.sample.len();
     // No item scored (aggregate files only): the CLI reports no bootstrap either.
     if items == 0 {
-        return give_back(run, kept);
+        return;
     }
     if items > MAX_ITEMS {
-        give_back(run, kept);
         return post(&FromWorker::IntervalsSkipped {
             run,
             reason: format!(
@@ -105,22 +93,24 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
             ),
         });
     }
-    let parts = draw(run, generation, &kept, &opts).await;
-    let done = parts.map(|parts| {
-        let bootstrap = kept.sample.intervals(&opts, parts);
-        let mut report = kept.report.clone();
+    let Some(parts) = draw(run, generation, &opts).await else {
+        return;
+    };
+    let parts = std::cell::RefCell::new(Some(parts));
+    let done = with_run(run, generation, |r| {
+        let bootstrap = r.sample.intervals(&opts, parts.take()?);
+        let mut report = r.report.clone();
         report.intervals.bootstrap = Some(bootstrap.clone());
-        (bootstrap, report.to_json() + "\n")
-    });
-    give_back(run, kept);
+        Some((bootstrap, report.to_json() + "\n"))
+    })
+    .await
+    .flatten();
     if let Some((bootstrap, json)) = done {
-        if current(run, generation) {
-            post(&FromWorker::Intervals {
-                run,
-                bootstrap: Box::new(bootstrap),
-                json,
-            });
-        }
+        post(&FromWorker::Intervals {
+            run,
+            bootstrap: Box::new(bootstrap),
+            json,
+        });
     }
 }
 
@@ -128,7 +118,6 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
 async fn draw(
     run: u32,
     generation: u32,
-    kept: &Run,
     opts: &BootstrapOptions,
 ) -> Option<Vec<scorelens::metrics::bootstrap::Draws>> {
     let total = opts.resamples;
@@ -144,13 +133,14 @@ async fn draw(
         while READING.get() > 0 && current(run, generation) {
             tick(50).await;
         }
-        if !current(run, generation) {
-            return None;
-        }
         let end = at.saturating_add(step).min(total);
-        let started = js_sys::Date::now();
-        parts.push(kept.sample.draws(opts, at..end));
-        let took = js_sys::Date::now() - started;
+        let (part, took) = with_run(run, generation, |r| {
+            let started = js_sys::Date::now();
+            let part = r.sample.draws(opts, at..end);
+            (part, js_sys::Date::now() - started)
+        })
+        .await?;
+        parts.push(part);
         at = end;
         // Grow the slice while it is quick, shrink it when it is slow.
         if took < SLICE_MS / 2.0 {
@@ -158,8 +148,9 @@ async fn draw(
         } else if took > SLICE_MS * 2.0 {
             step = (step / 2).max(1);
         }
-        if started + took - posted >= PROGRESS_MS {
-            posted = started + took;
+        let now = js_sys::Date::now();
+        if now - posted >= PROGRESS_MS {
+            posted = now;
             post(&FromWorker::IntervalsProgress {
                 run,
                 done: at,
@@ -168,5 +159,5 @@ async fn draw(
         }
         tick(0).await;
     }
-    current(run, generation).then_some(parts)
+    Some(parts)
 }

@@ -1,8 +1,8 @@
 // Intervals in the app (issue 8): the worker's bootstrap after the report is shown, the cards'
 // 95% intervals against the CLI's `--json --bootstrap 2000 --seed 2024`, the export with them (the
-// wasm's intervals equal the native binary's to the last bit, same seed), the reliability
-// whiskers (Wilson or Clopper-Pearson), the "computing" state, a rescore mid-bootstrap, and the
-// limit above which the browser does not resample.
+// wasm's intervals are the native binary's, same seed, bit for bit but for the NLL's last bits:
+// see LIBM), the reliability whiskers (Wilson or Clopper-Pearson), the "computing" state, a rescore
+// and a close mid-bootstrap, and the limit above which the browser does not resample.
 import { after, before, test } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -249,6 +249,39 @@ test('a longer bootstrap: "computing" while it runs, and a rescore mid-way gives
   const ref = cli([file], [...BOOT, '--profile', 'steer']);
   sameAsCli(await exportJson(page), ref, 'rescored');
   await checkCards(page, ref.report.intervals.bootstrap, 'rescored');
+  await t.done();
+});
+
+test('closing a run mid-bootstrap stops it: the worker posts no more progress for it', async () => {
+  const file = synthetic(60000, 'intervals-60k.jsonl');
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [file]);
+  assert.ok(await settled(page));
+  await page.waitForSelector('.report [data-testid=intervals-status][data-state=computing]', { timeout: 30000 });
+  // Count the worker's progress messages (the wasm posts through `self.postMessage`).
+  const [worker] = page.workers();
+  await worker.evaluate(() => {
+    self.progress = 0;
+    const post = self.postMessage.bind(self);
+    self.postMessage = (m, ...rest) => {
+      if (m && m.IntervalsProgress) self.progress += 1;
+      return post(m, ...rest);
+    };
+  });
+  await page.waitForTimeout(1500);
+  assert.ok(await worker.evaluate(() => self.progress) > 0, 'progress while the bootstrap runs');
+  assert.equal(await page.getAttribute('.report [data-testid=intervals-status]', 'data-state'), 'computing', 'still computing when closed');
+  await page.click('.tab-close');
+  await page.waitForTimeout(300);
+  const atClose = await worker.evaluate(() => self.progress);
+  await page.waitForTimeout(2000);
+  assert.equal(await worker.evaluate(() => self.progress), atClose, 'no progress after the run was closed');
+  // The worker goes on: the next run gets its intervals, the CLI's.
+  await drop(page, [CHOICE]);
+  assert.ok(await settled(page));
+  await intervalsDone(page);
+  sameAsCli(await exportJson(page), cli([CHOICE], BOOT), 'after a close');
   await t.done();
 });
 
