@@ -4,6 +4,7 @@
 #   bash scripts/bench.sh            # everything: criterion benches, Python reference, folder run
 #   bash scripts/bench.sh reference  # only scorelens against the Python reference (1M items)
 #   bash scripts/bench.sh browser    # only the browser benchmark (scripts/bench_browser.mjs)
+#   bash scripts/bench.sh native     # everything but the browser benchmark
 #
 # Inputs are generated once by scripts/gen_large.py into target/bench-data/; the Python
 # reference runs in its own venv, target/refvenv, made here. Results go to target/criterion/
@@ -57,6 +58,23 @@ log "scorelens against the Python reference, 1M items, median of 5"
 
 log "criterion: throughput (parse + score, parse only) and metrics"
 cargo bench --locked --bench throughput --bench metrics -- --noplot 2>&1 | tee "$RESULTS/criterion.txt"
+
+log "the CLI, whole process, on 10k, 100k and 1M items (median of 5)"
+python3 - "$BIN" "$RESULTS/cli.json" "$DATA"/items-10000.jsonl "$DATA"/items-100000.jsonl "$DATA"/items-1000000.jsonl <<'EOF'
+import json, statistics, subprocess, sys, time
+from pathlib import Path
+binary, out, *files = sys.argv[1:]
+r = {}
+for f in files:
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        subprocess.run([binary, "score", f, "--json"], check=True, capture_output=True)
+        times.append(time.perf_counter() - t)
+    r[f] = {"bytes": Path(f).stat().st_size, "median_s": statistics.median(times)}
+    print(f"{f}: {r[f]['median_s']:.3f} s")
+Path(out).write_text(json.dumps(r, indent=1))
+EOF
 
 log "a folder of 8 files, scored in parallel and one by one"
 FOLDER=$DATA/folder
@@ -132,6 +150,19 @@ for b, what in [("finish", "report build (finish)"), ("json", "report to JSON")]
     t = median_s("report", f"{b}/100000")
     if t:
         row(f"{what}, 100k items", f"{t * 1e3:.2f} ms")
+cli = res / "cli.json"
+if cli.exists():
+    c = json.loads(cli.read_text())
+    cli_item = {}
+    for n in sizes:
+        e = next((v for k, v in c.items() if k.endswith(f"items-{n}.jsonl")), None)
+        if e:
+            t, m = e["median_s"], e["bytes"] / 1e6
+            cli_item[n] = t / n
+            row(f"scorelens CLI on every core, {n:,} items, whole process (median of 5)", f"{t * 1e3:,.0f} ms · {m / t:,.0f} MB/s · {n / t / 1e6:.2f} M items/s")
+    if 100_000 in cli_item and 1_000_000 in cli_item:
+        g = cli_item[1_000_000] / cli_item[100_000]
+        row("CLI time per item at 1M ÷ at 100k (linear in N = 1; at 10k the process start weighs)", f"{g:.2f}", "≤ 1.25", "met" if g <= 1.25 else "not met")
 ref = res / "reference.json"
 if ref.exists():
     r = json.loads(ref.read_text())
@@ -165,4 +196,4 @@ doc.write_text(new)
 print(block)
 EOF
 
-browser
+[ "$WHAT" = native ] || browser

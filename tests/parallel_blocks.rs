@@ -19,9 +19,12 @@ fn outcome(session: Session) -> String {
     }
 }
 
+/// The file fed in one piece to its format's streaming reader.
 fn sequential(name: &str, bytes: &[u8]) -> String {
     let mut s = Session::new(&Options::default()).unwrap();
-    s.read(name, bytes);
+    s.begin_file(name, &bytes[..bytes.len().min(scorelens::formats::HEAD)]);
+    s.feed(bytes);
+    s.end_file();
     outcome(s)
 }
 
@@ -117,6 +120,16 @@ fn blocks_give_the_sequential_report_on_every_sample_and_fixture() {
 }
 
 #[test]
+fn a_large_file_read_whole_gives_the_streamed_report() {
+    // Over 1 MiB: `Session::read` (and `scorelens::score`) read it in blocks.
+    let bytes = generated(12_000, 3);
+    assert!(bytes.len() > 1 << 20);
+    let mut s = Session::new(&Options::default()).unwrap();
+    s.read("big.jsonl", &bytes);
+    assert_eq!(outcome(s), sequential("big.jsonl", &bytes));
+}
+
+#[test]
 fn blocks_give_the_sequential_report_on_a_generated_file() {
     let bytes = generated(5000, 42);
     let want = sequential("gen.jsonl", &bytes);
@@ -179,7 +192,9 @@ fn the_cli_on_several_threads_prints_the_sequential_report() {
     std::fs::write(&b, generated(2000, 9)).unwrap();
     let mut s = Session::new(&Options::default()).unwrap();
     for p in [&a, &b] {
-        s.read(&p.display().to_string(), &std::fs::read(p).unwrap());
+        let bytes = std::fs::read(p).unwrap();
+        s.begin_file(&p.display().to_string(), &bytes[..bytes.len().min(1 << 16)]);
+        s.feed(&bytes);
     }
     let want = outcome(s);
     assert!(want.contains("more.jsonl") && want.contains("was already seen"));
