@@ -6,7 +6,8 @@
 // docs/performance.md. Not part of `make test`; run by `make bench` / `make bench-browser`.
 //
 //   node scripts/bench_browser.mjs [--site target/site-bench] [--bin target/release/scorelens]
-//        [--mb 100,1000] [--runs 3] [--no-doc]
+//        [--mb 100,1000] [--runs 3] [--no-doc] [--commit REV (of the site and CLI; default HEAD)]
+//   node scripts/bench_browser.mjs --from target/bench-results/browser.json   # the table again
 //
 // Memory, as measured (Chromium's DevTools protocol, sampled every 200 ms while a file is read):
 // - page JS heap: `Performance.getMetrics` JSHeapUsedSize of the page's target;
@@ -145,17 +146,19 @@ async function browserRun(browser, url, file, reference) {
   const renderers = (await (await browser.newBrowserCDPSession()).send('SystemInfo.getProcessInfo'))
     .processInfo.filter((p) => p.type === 'renderer' && !before.has(p.id)).map((p) => p.id);
 
-  const samples = { pageHeap: [], workerHeap: [], rss: [] };
+  const samples = { pageHeap: [], workerHeap: [], workerWasm: [], rss: [] };
   let sampling = true;
   const sampler = (async () => {
-    while (sampling) {
+    for (let tick = 0; sampling; tick++) {
       const metrics = (await cdp.send('Performance.getMetrics')).metrics;
       samples.pageHeap.push(metrics.find((m) => m.name === 'JSHeapUsedSize').value);
       if (workerSession) {
         try {
           const h = await toWorker('Runtime.getHeapUsage');
           samples.workerHeap.push(h.usedSize + (h.backingStorageSize || 0));
-        } catch { /* the worker is still starting */ }
+          // Its wasm memory every 2 s too, so that a run that fails still shows what it reached.
+          if (tick % 10 === 9) samples.workerWasm.push(await wasmMemory(toWorker));
+        } catch { /* the worker is starting, or has stopped */ }
       }
       samples.rss.push(max(renderers.map((pid) => rss(pid).anon)));
       await new Promise((r) => setTimeout(r, 200));
@@ -169,21 +172,29 @@ async function browserRun(browser, url, file, reference) {
   const wall = (Date.now() - t0) / 1000;
   sampling = false;
   await sampler;
-  if (!(await page.$('[data-testid=report]'))) throw new Error(`the page failed on ${file}: ${await page.textContent('[data-testid=failed]')}`);
-  const workerMillis = Number(await page.getAttribute('[data-testid=report-header]', 'data-millis'));
-  // The figures the page exports are the CLI's (to 1e-12, see tests/e2e/check.mjs).
-  const itemsShown = Number(await page.getAttribute('[data-figure=items]', 'data-value'));
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-export=json]')]);
-  const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
-  const figuresDiff = diffJson(exported.metrics, reference.metrics, '$.metrics')
-    || (itemsShown === reference.items ? null : `items shown ${itemsShown} vs ${reference.items}`);
+  // A run the page could not finish is recorded with what it said and the memory it reached.
+  const failed = (await page.$('[data-testid=report]')) ? null
+    : (await page.textContent('[data-testid=failed]')).replace(/\s+/g, ' ').trim();
+  let workerMillis = NaN;
+  let itemsShown = null;
+  let figuresDiff = 'no report';
+  if (!failed) {
+    workerMillis = Number(await page.getAttribute('[data-testid=report-header]', 'data-millis'));
+    // The figures the page exports are the CLI's (to 1e-12, see tests/e2e/check.mjs).
+    itemsShown = Number(await page.getAttribute('[data-figure=items]', 'data-value'));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-export=json]')]);
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    figuresDiff = diffJson(exported.metrics, reference.metrics, '$.metrics')
+      || (itemsShown === reference.items ? null : `items shown ${itemsShown} vs ${reference.items}`);
+  }
   const longtasks = (await page.evaluate(() => window.__longtasks)).filter(([s, d]) => s + d >= dropAt);
   const pageWasm = await wasmMemory((m, p) => cdp.send(m, p));
-  const workerWasm = workerSession ? await wasmMemory(toWorker) : 0;
+  const workerWasm = Math.max(max(samples.workerWasm), workerSession ? await wasmMemory(toWorker).catch(() => 0) : 0);
   const peakRss = max(renderers.map((pid) => rss(pid).peak));
   await context.close();
-  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   return {
+    failed,
+    errors,
     wall_s: wall,
     worker_s: workerMillis / 1000,
     items: itemsShown,
@@ -201,6 +212,14 @@ async function browserRun(browser, url, file, reference) {
 }
 
 async function main() {
+  const from = opt('from', null);
+  if (from) {
+    // Only the table again, from a saved result (no browser run).
+    const saved = JSON.parse(readFileSync(from, 'utf8'));
+    saved.commit = opt('commit', saved.commit);
+    writeDoc(table(saved));
+    return;
+  }
   if (!existsSync(join(SITE, 'index.html'))) throw new Error(`no site in ${SITE}: build it with trunk --dist ${SITE}`);
   if (!existsSync(BIN)) throw new Error(`no CLI at ${BIN}: cargo build --release`);
   const loadStart = loadavg();
@@ -259,26 +278,30 @@ async function main() {
     load_end: loadavg(),
     chromium: execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
     site: SITE,
+    commit: opt('commit', null) || spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim(),
     weight,
     files,
   };
   writeFileSync(join(RESULTS, 'browser.json'), JSON.stringify(result, null, 1) + '\n');
-  const block = table(result);
+  writeDoc(table(result));
+}
+
+/** Prints the block and, unless --no-doc, puts it in place of the browser block of the docs. */
+function writeDoc(block) {
   console.log(block);
-  if (!args.includes('--no-doc')) {
-    const doc = join(ROOT, 'docs/performance.md');
-    const text = readFileSync(doc, 'utf8');
-    const re = /<!-- browser:begin[\s\S]*?<!-- browser:end -->/;
-    if (!re.test(text)) throw new Error('docs/performance.md has no browser block');
-    writeFileSync(doc, text.replace(re, () => block));
-    log('wrote the browser block of docs/performance.md');
-  }
+  if (args.includes('--no-doc')) return;
+  const doc = join(ROOT, 'docs/performance.md');
+  const text = readFileSync(doc, 'utf8');
+  const re = /<!-- browser:begin[\s\S]*?<!-- browser:end -->/;
+  if (!re.test(text)) throw new Error('docs/performance.md has no browser block');
+  writeFileSync(doc, text.replace(re, () => block));
+  log('wrote the browser block of docs/performance.md');
 }
 
 /** The marked block of docs/performance.md: figure | value | target | met. */
 function table(r) {
   const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
-  const mib = (n) => `${(n / MiB).toFixed(0)} MiB`;
+  const mb = (n) => `${(n / MB).toFixed(0)} MB`;
   const met = (ok) => (ok ? 'met' : 'not met');
   const rows = [];
   const row = (figure, value, target = '', m = '') => rows.push(`| ${figure} | ${value} | ${target} | ${m} |`);
@@ -287,21 +310,28 @@ function table(r) {
     const how = f.runs > 1 ? `median of ${f.runs}` : 'one run';
     const b = f.browser;
     row(`${name}: native CLI, whole process (${how})`, `${f.native_s.toFixed(2)} s · ${(f.bytes / MB / f.native_s).toFixed(0)} MB/s`);
-    row(`${name}: in the page's worker, read + score (${how})`, `${f.worker_s.toFixed(2)} s · ${(f.bytes / MB / f.worker_s).toFixed(0)} MB/s`);
-    row(`${name}: from the pick to the report on screen (${how})`, `${f.wall_s.toFixed(2)} s`);
-    row(`${name}: browser ÷ native speed (worker; pick to report)`, `${f.ratio.toFixed(2)}× ; ${f.ratio_wall.toFixed(2)}×`, '≥ 0.5×', met(f.ratio >= 0.5));
+    const bad = b.find((x) => x.failed || x.errors?.length);
+    if (bad) {
+      const said = [bad.failed, ...(bad.errors || [])].filter(Boolean).join('; ').slice(0, 300).replace(/\|/g, '/');
+      row(`${name}: in the page`, `no report: the page stopped after ${bad.wall_s.toFixed(0)} s saying “${said}”`, 'a report', 'not met');
+      row(`${name}: browser ÷ native speed`, 'no report', '≥ 0.5×', 'not met');
+    } else {
+      row(`${name}: in the page's worker, read + score (${how})`, `${f.worker_s.toFixed(2)} s · ${(f.bytes / MB / f.worker_s).toFixed(0)} MB/s`);
+      row(`${name}: from the pick to the report on screen (${how})`, `${f.wall_s.toFixed(2)} s`);
+      row(`${name}: browser ÷ native speed (worker; pick to report)`, `${f.ratio.toFixed(3)}× ; ${f.ratio_wall.toFixed(3)}×`, '≥ 0.5×', met(f.ratio >= 0.5));
+    }
     const worst = (k) => max(b.map((x) => x[k]));
     const sum = worst('page_js_heap_peak') + worst('page_wasm') + worst('worker_js_heap_peak') + worst('worker_wasm');
     const big = f.mb >= 500;
     row(`${name}: peak memory, page JS heap + page wasm + worker JS heap (with ArrayBuffers) + worker wasm`,
-      `${mib(sum)} (${mib(worst('page_js_heap_peak'))} + ${mib(worst('page_wasm'))} + ${mib(worst('worker_js_heap_peak'))} + ${mib(worst('worker_wasm'))})`,
+      `${mb(sum)} (${mb(worst('page_js_heap_peak'))} + ${mb(worst('page_wasm'))} + ${mb(worst('worker_js_heap_peak'))} + ${mb(worst('worker_wasm'))})`,
       big ? '< 300 MB' : '', big ? met(sum < 300 * MB) : '');
     row(`${name}: the page's renderer process (page, worker, Blink): peak private memory (RssAnon, sampled); peak resident set with Chromium's mapped code (VmHWM)`,
-      `${mib(worst('renderer_anon_peak'))}; ${mib(worst('renderer_rss_hwm'))}`);
+      `${mb(worst('renderer_anon_peak'))}; ${mb(worst('renderer_rss_hwm'))}`);
     const longest = worst('longest_task_ms');
     row(`${name}: longest main-thread task from the pick to the report`, longest > 0 ? `${longest.toFixed(0)} ms` : 'none over 50 ms',
       big ? '≤ 100 ms' : '', big ? met(longest <= 100) : '');
-    row(`${name}: the page's figures (exported JSON) equal the CLI's (to 1e-12)`, f.figures_diff === null ? 'yes' : `NO: ${f.figures_diff}`, 'yes', met(f.figures_diff === null));
+    if (!bad) row(`${name}: the page's figures (exported JSON) equal the CLI's (to 1e-12)`, f.figures_diff === null ? 'yes' : `NO: ${f.figures_diff}`, 'yes', met(f.figures_diff === null));
   }
   const w = r.weight;
   const parts = (rows) => rows.map((x) => `${x.file.replace(/-[0-9a-f]{16}/, '')} ${kb(x.gzip)}`).join(', ');
@@ -311,7 +341,8 @@ function table(r) {
   const load = (l) => l.map((x) => x.toFixed(1)).join(' / ');
   return [
     '<!-- browser:begin (written by scripts/bench_browser.mjs; edit the script, not this block) -->',
-    `Made by \`make bench-browser\` (part of \`make bench\`: scripts/bench.sh → scripts/bench_browser.mjs) on ${r.when.slice(0, 16).replace('T', ' ')} UTC,`,
+    `Made by scripts/bench_browser.mjs (\`make bench-browser\`, and the last step of \`make bench\`) on ${r.when.slice(0, 16).replace('T', ' ')} UTC,`,
+    `site and CLI built from commit ${r.commit || 'unknown'} (MB = 10^6 bytes),`,
     `${r.cores} cores (${r.cpu}), ${r.chromium.replace(/ built on.*/, '')} headless; load average ${load(r.load_start)} at the start and`,
     `${load(r.load_end)} at the end (1 / 5 / 15 min): other engineers were compiling on the same machine, so absolute times`,
     'are inflated; native and browser runs alternate, so the ratios compare like with like.',
