@@ -102,6 +102,8 @@ impl Pieces {
         let mut buf = std::mem::take(&mut self.carry);
         loop {
             let before = buf.len();
+            // One allocation: `read_to_end` alone would grow the buffer step by step, copying.
+            buf.reserve_exact(self.size);
             (&mut self.file)
                 .take(self.size as u64)
                 .read_to_end(&mut buf)?;

@@ -62,7 +62,12 @@ pub fn split(bytes: &[u8], size: usize) -> Vec<&[u8]> {
 
 /// Reads one block of whole lines of the canonical file `file`.
 pub fn read_block(file: &str, block: &[u8]) -> Block {
-    let mut rec = Recorder::default();
+    // Room for the block's items at about 100 bytes a line, so that the events (some 200 bytes
+    // each) are not copied as the list grows.
+    let mut rec = Recorder {
+        events: Vec::with_capacity(block.len() / 100 + 1),
+        shelf: Shelf::default(),
+    };
     let mut labels = Labels::default();
     let mut line = 0;
     let mut rest = block;
@@ -76,14 +81,11 @@ pub fn read_block(file: &str, block: &[u8]) -> Block {
         read_line(file, &mut labels, line, text, &mut rec);
         rest = tail;
     }
-    let id_hashes = rec
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Item(item) => Some(IdSet::hash(&item.id)),
-            _ => None,
-        })
-        .collect();
+    let mut id_hashes = Vec::with_capacity(rec.events.len());
+    id_hashes.extend(rec.events.iter().filter_map(|e| match e {
+        Event::Item(item) => Some(IdSet::hash(&item.id)),
+        _ => None,
+    }));
     Block {
         events: rec.events,
         lines: line,
@@ -92,7 +94,6 @@ pub fn read_block(file: &str, block: &[u8]) -> Block {
 }
 
 /// A sink that keeps what it is given.
-#[derive(Default)]
 struct Recorder {
     events: Vec<Event>,
     shelf: Shelf,

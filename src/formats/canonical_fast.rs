@@ -15,14 +15,8 @@ use crate::probs::{self, Source};
 /// Most options and object entries the fast path takes; more go to the general path.
 const MAX: usize = 16;
 
-/// A flat object of numbers as read: (key, value) in order.
-struct Numbers<'a> {
-    entries: [(&'a str, f64); MAX],
-    len: usize,
-}
-
-/// What the line names, each at most once.
-#[derive(Default)]
+/// What the line names, each at most once. Lists and objects are ranges of the two pools, so
+/// that the whole stays small: it is made afresh for every line.
 struct Line<'a> {
     id: Option<&'a str>,
     kind: Option<&'a str>,
@@ -33,12 +27,44 @@ struct Line<'a> {
     tier: Option<&'a str>,
     split: Option<&'a str>,
     modality: Option<&'a str>,
-    options: Option<([&'a str; MAX], usize)>,
+    options: Option<Span>,
     gold: Option<&'a str>,
     answer: Option<&'a str>,
-    probs: Option<Numbers<'a>>,
-    logprobs: Option<Numbers<'a>>,
-    loglikelihoods: Option<Numbers<'a>>,
+    probs: Option<Span>,
+    logprobs: Option<Span>,
+    loglikelihoods: Option<Span>,
+    /// The labels of `options`.
+    labels: [&'a str; MAX],
+    /// The entries of the objects of numbers, (key, value) in order.
+    numbers: [(&'a str, f64); MAX],
+    used: usize,
+}
+
+/// A range of a pool.
+type Span = (usize, usize);
+
+impl Line<'_> {
+    fn new() -> Self {
+        Line {
+            id: None,
+            kind: None,
+            model: None,
+            benchmark: None,
+            groups: [None; 4],
+            tier: None,
+            split: None,
+            modality: None,
+            options: None,
+            gold: None,
+            answer: None,
+            probs: None,
+            logprobs: None,
+            loglikelihoods: None,
+            labels: [""; MAX],
+            numbers: [("", 0.0); MAX],
+            used: 0,
+        }
+    }
 }
 
 /// Reads the line into `sink` and returns true, or returns false having done nothing.
@@ -46,9 +72,10 @@ pub fn try_read(labels: &mut Labels, line: u64, bytes: &[u8], sink: &mut dyn Sin
     let Ok(text) = std::str::from_utf8(bytes) else {
         return false;
     };
-    let Some(parsed) = parse(text) else {
+    let mut parsed = Line::new();
+    if parse(text, &mut parsed).is_none() {
         return false;
-    };
+    }
     let Some(item) = build(&parsed, labels, line) else {
         return false;
     };
@@ -70,8 +97,8 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
         _ => return None,
     };
     let id = l.id?;
-    let (listed, n) = l.options.as_ref()?;
-    let listed = &listed[..*n];
+    let (from, to) = l.options?;
+    let listed = l.labels.get(from..to)?;
     let options = match labels.reuse_strs(listed) {
         Some(shared) => shared,
         None => {
@@ -83,7 +110,7 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
     };
     let gold_label = l.gold?;
     let gold = options.iter().position(|o| o == gold_label)?;
-    let (source, numbers) = match (&l.probs, &l.logprobs, &l.loglikelihoods) {
+    let (source, numbers) = match (l.probs, l.logprobs, l.loglikelihoods) {
         (Some(p), _, _) => (Source::Probs, Some(p)),
         (None, Some(p), _) => (Source::Logprobs, Some(p)),
         (None, None, Some(p)) => (Source::Loglikelihoods, Some(p)),
@@ -94,7 +121,7 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
         Some(nums) => {
             let mut values = [None; MAX];
             let values = &mut values[..options.len()];
-            for &(k, x) in &nums.entries[..nums.len] {
+            for &(k, x) in l.numbers.get(nums.0..nums.1)? {
                 if let Some(i) = options.iter().position(|o| o == k) {
                     if values[i].replace(x).is_some() {
                         return None;
@@ -215,55 +242,51 @@ impl<'a> Cur<'a> {
         }
     }
 
-    /// A list of plain strings.
-    fn strings(&mut self) -> Option<([&'a str; MAX], usize)> {
+    /// A list of plain strings, into `pool`: its span.
+    fn strings(&mut self, pool: &mut [&'a str; MAX]) -> Option<Span> {
         self.eat(b'[')?;
-        let mut out = [""; MAX];
         let mut n = 0;
         self.ws();
         if self.peek() == Some(b']') {
             self.at += 1;
-            return Some((out, 0));
+            return Some((0, 0));
         }
         loop {
-            *out.get_mut(n)? = self.string()?;
+            *pool.get_mut(n)? = self.string()?;
             n += 1;
             self.ws();
             match self.peek()? {
                 b',' => self.at += 1,
                 b']' => {
                     self.at += 1;
-                    return Some((out, n));
+                    return Some((0, n));
                 }
                 _ => return None,
             }
         }
     }
 
-    /// An object of plain keys and numbers.
-    fn numbers(&mut self) -> Option<Numbers<'a>> {
+    /// An object of plain keys and numbers, appended to `pool` after its first `used` entries.
+    fn numbers(&mut self, pool: &mut [(&'a str, f64); MAX], used: &mut usize) -> Option<Span> {
         self.eat(b'{')?;
-        let mut out = Numbers {
-            entries: [("", 0.0); MAX],
-            len: 0,
-        };
+        let start = *used;
         self.ws();
         if self.peek() == Some(b'}') {
             self.at += 1;
-            return Some(out);
+            return Some((start, start));
         }
         loop {
             let key = self.string()?;
             self.eat(b':')?;
             let x = self.number()?;
-            *out.entries.get_mut(out.len)? = (key, x);
-            out.len += 1;
+            *pool.get_mut(*used)? = (key, x);
+            *used += 1;
             self.ws();
             match self.peek()? {
                 b',' => self.at += 1,
                 b'}' => {
                     self.at += 1;
-                    return Some(out);
+                    return Some((start, *used));
                 }
                 _ => return None,
             }
@@ -298,9 +321,8 @@ fn once<T>(slot: &mut Option<T>, value: Option<T>) -> Option<()> {
 }
 
 /// The line's fields, when it is one flat object of the shapes above and nothing else.
-fn parse(text: &str) -> Option<Line<'_>> {
+fn parse<'a>(text: &'a str, l: &mut Line<'a>) -> Option<()> {
     let mut c = Cur { text, at: 0 };
-    let mut l = Line::default();
     c.eat(b'{')?;
     loop {
         let key = c.string()?;
@@ -318,12 +340,15 @@ fn parse(text: &str) -> Option<Line<'_>> {
             "tier" => once(&mut l.tier, c.string())?,
             "split" => once(&mut l.split, c.string())?,
             "modality" => once(&mut l.modality, c.string())?,
-            "options" => once(&mut l.options, c.strings())?,
+            "options" => once(&mut l.options, c.strings(&mut l.labels))?,
             "gold" => once(&mut l.gold, c.string())?,
             "answer" => once(&mut l.answer, c.string())?,
-            "probs" => once(&mut l.probs, c.numbers())?,
-            "logprobs" => once(&mut l.logprobs, c.numbers())?,
-            "loglikelihoods" => once(&mut l.loglikelihoods, c.numbers())?,
+            "probs" => once(&mut l.probs, c.numbers(&mut l.numbers, &mut l.used))?,
+            "logprobs" => once(&mut l.logprobs, c.numbers(&mut l.numbers, &mut l.used))?,
+            "loglikelihoods" => once(
+                &mut l.loglikelihoods,
+                c.numbers(&mut l.numbers, &mut l.used),
+            )?,
             // The other keys the general path reads change what it does with the line.
             k if super::canonical_item::FIELDS.contains(&k) => return None,
             _ => c.skip_scalar()?,
@@ -339,7 +364,7 @@ fn parse(text: &str) -> Option<Line<'_>> {
         }
     }
     c.ws();
-    (c.at == text.len()).then_some(l)
+    (c.at == text.len()).then_some(())
 }
 
 #[cfg(test)]
