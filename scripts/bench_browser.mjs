@@ -135,9 +135,11 @@ async function browserRun(browser, url, file, reference) {
     }
   });
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  // A worker that stopped answers nothing: give up on a question after 10 s.
   const toWorker = (method, params = {}) => new Promise((res, rej) => {
     const id = nextId++;
     pending.set(id, { resolve: res, reject: rej });
+    setTimeout(() => { if (pending.delete(id)) rej(new Error(`${method}: no answer from the worker`)); }, 10000);
     cdp.send('Target.sendMessageToTarget', { sessionId: workerSession, message: JSON.stringify({ id, method, params }) }).catch(rej);
   });
   await page.goto(url);
@@ -150,8 +152,10 @@ async function browserRun(browser, url, file, reference) {
   let sampling = true;
   const sampler = (async () => {
     for (let tick = 0; sampling; tick++) {
-      const metrics = (await cdp.send('Performance.getMetrics')).metrics;
-      samples.pageHeap.push(metrics.find((m) => m.name === 'JSHeapUsedSize').value);
+      try {
+        const metrics = (await cdp.send('Performance.getMetrics')).metrics;
+        samples.pageHeap.push(metrics.find((m) => m.name === 'JSHeapUsedSize').value);
+      } catch { /* the page has crashed: its end is recorded below */ }
       if (workerSession) {
         try {
           const h = await toWorker('Runtime.getHeapUsage');
@@ -168,10 +172,22 @@ async function browserRun(browser, url, file, reference) {
   const dropAt = await page.evaluate(() => performance.now());
   const t0 = Date.now();
   await page.setInputFiles('[data-testid=file-input]', [file]);
-  await page.waitForSelector('[data-testid=report], [data-testid=failed]', { timeout: 30 * 60 * 1000 });
+  const crashed = new Promise((r) => page.once('crash', () => r('crash')));
+  const ended = await Promise.race([
+    page.waitForSelector('[data-testid=report], [data-testid=failed]', { timeout: 30 * 60 * 1000 }).then(() => 'shown'),
+    crashed,
+  ]);
   const wall = (Date.now() - t0) / 1000;
   sampling = false;
   await sampler;
+  if (ended === 'crash') {
+    const peak = max(renderers.map((pid) => rss(pid).peak));
+    await context.close().catch(() => {});
+    return { failed: 'the tab crashed', errors, wall_s: wall, worker_s: NaN, items: null, figures_diff: 'no report',
+      longest_task_ms: 0, long_tasks: 0, page_js_heap_peak: max(samples.pageHeap), page_wasm: 0,
+      worker_js_heap_peak: max(samples.workerHeap), worker_wasm: max(samples.workerWasm),
+      renderer_anon_peak: max(samples.rss), renderer_rss_hwm: peak, samples: samples.pageHeap.length };
+  }
   // A run the page could not finish is recorded with what it said and the memory it reached.
   const failed = (await page.$('[data-testid=report]')) ? null
     : (await page.textContent('[data-testid=failed]')).replace(/\s+/g, ' ').trim();
