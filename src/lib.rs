@@ -13,6 +13,7 @@ pub mod id_set;
 pub mod item_check;
 pub mod items;
 pub mod markdown;
+pub mod math;
 pub mod metrics;
 pub mod probs;
 pub mod profiles;

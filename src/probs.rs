@@ -112,7 +112,7 @@ fn softmax(values: &[Option<f64>]) -> Result<Probs, String> {
     }
     let e: Vec<f64> = values
         .iter()
-        .map(|v| v.map_or(0.0, |x| (x - max).exp()))
+        .map(|v| v.map_or(0.0, |x| crate::math::exp(x - max)))
         .collect();
     let total: f64 = e.iter().sum();
     let p: Vec<f64> = e.iter().map(|x| x / total).collect();

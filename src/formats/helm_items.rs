@@ -207,7 +207,7 @@ fn joint_items(file: &str, state: &ScenarioState, facts: &mut Vec<Facts>, sink: 
             key: k.clone(),
             answer: None,
             correct: answer.is_some_and(|a| golds.contains(&a)),
-            max_prob: Some(top.logprob.exp()),
+            max_prob: Some(crate::math::exp(top.logprob)),
         });
         let body = Body::Option(OptionItem {
             kind: OptionKind::Choice,

@@ -258,7 +258,7 @@ pub fn letter_probs(output: &Output, k: usize) -> Option<Vec<Option<f64>>> {
         if let (Some(c), None, Some(lp)) = (chars.next(), chars.next(), lp) {
             if let Some(&[i]) = letters(&c.to_string()).as_deref() {
                 if let Some(slot) = probs.get_mut(i) {
-                    *slot = Some(slot.unwrap_or(0.0) + lp.exp());
+                    *slot = Some(slot.unwrap_or(0.0) + crate::math::exp(lp));
                 }
             }
         }

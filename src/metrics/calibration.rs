@@ -98,7 +98,7 @@ impl Calibration {
             correct: o.answer == Some(o.gold),
             brier: squares / k,
             epa: q_gold,
-            nll: -q_gold.max(NLL_FLOOR).ln(),
+            nll: -crate::math::ln(q_gold.max(NLL_FLOOR)),
         }
     }
 
