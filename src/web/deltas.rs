@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use scorelens::compare::{Comparison, Delta, OnlyIn, Pair};
 use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use std::sync::Arc;
+use web_sys::Element;
 
 /// How a figure path of the comparison is written: its label and precision.
 pub fn figure(path: &str) -> (String, Kind) {
@@ -93,26 +94,79 @@ pub fn p_value(p: Option<f64>) -> String {
     }
 }
 
-fn row(d: &Delta) -> impl IntoView {
-    let (label, kind) = figure(&d.figure);
-    let u = unit(kind);
-    let mark = if d.distinguishable { "≠ 0" } else { "" };
-    view! {
-        <tr data-figure=d.figure.clone() class:distinguishable=d.distinguishable data-distinguishable=d.distinguishable.to_string()>
-            <th scope="row">{label}</th>
-            <td class="num" data-value=fmt::exact(Some(d.a))>{fmt::show(Some(d.a), kind)}</td>
-            <td class="num" data-value=fmt::exact(Some(d.b))>{fmt::show(Some(d.b), kind)}</td>
-            <td class="num delta" data-value=fmt::exact(Some(d.delta))>{format!("{}{u}", signed(d.delta, kind))}</td>
-            <td class="num interval" data-lo=fmt::exact(Some(d.lo)) data-hi=fmt::exact(Some(d.hi))>
-                {format!("{} to {}{u}", signed(d.lo, kind), signed(d.hi, kind))}
-            </td>
-            <td class="mark" title=if d.distinguishable { "the 95% interval excludes 0" } else { "" }>{mark}</td>
-        </tr>
+// The finished comparison is drawn with plain DOM calls rather than `view!`: a table of a few
+// hundred cells built once, for a fraction of the page's wasm that typed views would cost. Text
+// from the files (ids, names) is only ever set as text.
+
+/// Appends a `tag` element with a class and text to `parent`.
+fn add(parent: &Element, tag: &str, class: &str, text: &str) -> Option<Element> {
+    let e = document().create_element(tag).ok()?;
+    if !class.is_empty() {
+        e.set_class_name(class);
     }
+    if !text.is_empty() {
+        e.set_text_content(Some(text));
+    }
+    parent.append_child(&e).ok()?;
+    Some(e)
 }
 
-/// "5 items only in model-a.jsonl: q395, q396, …" (ids as text, never as HTML).
-fn only(o: &OnlyIn, who: &str) -> impl IntoView {
+fn set(e: &Element, name: &str, value: &str) {
+    let _ = e.set_attribute(name, value);
+}
+
+fn row(body: &Element, d: &Delta) -> Option<()> {
+    let (label, kind) = figure(&d.figure);
+    let u = unit(kind);
+    let tr = add(
+        body,
+        "tr",
+        if d.distinguishable {
+            "distinguishable"
+        } else {
+            ""
+        },
+        "",
+    )?;
+    set(&tr, "data-figure", &d.figure);
+    set(
+        &tr,
+        "data-distinguishable",
+        if d.distinguishable { "true" } else { "false" },
+    );
+    set(&add(&tr, "th", "", &label)?, "scope", "row");
+    for v in [d.a, d.b] {
+        set(
+            &add(&tr, "td", "num", &fmt::show(Some(v), kind))?,
+            "data-value",
+            &fmt::exact(Some(v)),
+        );
+    }
+    let delta = add(
+        &tr,
+        "td",
+        "num delta",
+        &format!("{}{u}", signed(d.delta, kind)),
+    )?;
+    set(&delta, "data-value", &fmt::exact(Some(d.delta)));
+    let text = format!("{} to {}{u}", signed(d.lo, kind), signed(d.hi, kind));
+    let interval = add(&tr, "td", "num interval", &text)?;
+    set(&interval, "data-lo", &fmt::exact(Some(d.lo)));
+    set(&interval, "data-hi", &fmt::exact(Some(d.hi)));
+    let mark = add(
+        &tr,
+        "td",
+        "mark",
+        if d.distinguishable { "≠ 0" } else { "" },
+    )?;
+    if d.distinguishable {
+        set(&mark, "title", "the 95% interval excludes 0");
+    }
+    Some(())
+}
+
+/// "5 items are only in model-a: q395, q396, …".
+fn only(parent: &Element, o: &OnlyIn, who: &str) -> Option<()> {
     let more = if (o.ids.len() as u64) < o.count {
         ", …"
     } else {
@@ -128,118 +182,117 @@ fn only(o: &OnlyIn, who: &str) -> impl IntoView {
             o.ids.join(", ")
         )
     };
-    view! { <p class="only-in small" data-run=o.run.clone() data-count=o.count>{text}</p> }
+    let p = add(parent, "p", "only-in small", &text)?;
+    set(&p, "data-run", &o.run);
+    set(&p, "data-count", &o.count.to_string());
+    Some(())
 }
 
-fn pair_view(p: &Pair, k: usize, a: String, b: String) -> impl IntoView {
-    let m = &p.mcnemar;
-    let rows = p.figures.iter().map(row).collect_view();
-    view! {
-        <div class="pair" data-pair=k>
-            <h3>{format!("{a} − {b}")}</h3>
-            <p class="muted small">
-                {format!(
-                    "On the {} items both files have; resampled within {} ({} strata). A is {a}, B is {b}.",
-                    fmt::count(p.common),
-                    p.strata,
-                    p.strata_count
-                )}
-            </p>
-            <div class="scroll">
-                <table class="figures deltas">
-                    <thead>
-                        <tr>
-                            <th></th>
-                            <th class="num" scope="col">"A"</th>
-                            <th class="num" scope="col">"B"</th>
-                            <th class="num" scope="col">"A − B"</th>
-                            <th class="num" scope="col">"95% interval"</th>
-                            <th scope="col">"differs"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
-            <p class="mcnemar" data-testid="mcnemar" data-value=fmt::exact(m.p_value)>
-                "McNemar's exact test on accuracy: p = "
-                <strong>{p_value(m.p_value)}</strong>
-                {format!(
-                    " ({} right only for A, {} right only for B, {} both right, {} both wrong{}).",
-                    m.only_a,
-                    m.only_b,
-                    m.both_right,
-                    m.both_wrong,
-                    if m.not_binary > 0 { format!(", {} with partial credit left out", m.not_binary) } else { String::new() }
-                )}
-            </p>
-            {only(&p.only_a, &a)}
-            {only(&p.only_b, &b)}
-        </div>
-    }
-}
-
-fn done_view(state: AppState, ids: &[u32], c: Arc<Comparison>, json: Arc<str>) -> impl IntoView {
-    // Names the page uses for the runs, in the comparison's order (the JSON keeps file names).
-    let names: Vec<String> = {
-        let runs = state.runs.get_untracked();
-        let all = titles(&runs);
-        c.runs
-            .iter()
-            .enumerate()
-            .map(|(k, r)| {
-                ids.get(k)
-                    .and_then(|id| runs.iter().position(|x| x.id == *id))
-                    .and_then(|i| all.get(i).cloned())
-                    .unwrap_or_else(|| r.name.clone())
-            })
-            .collect()
-    };
-    let mut pairs = Vec::new();
-    for i in 0..names.len() {
-        for j in i + 1..names.len() {
-            pairs.push((names[i].clone(), names[j].clone()));
+fn pair(root: &Element, p: &Pair, k: usize, a: &str, b: &str) -> Option<()> {
+    let div = add(root, "div", "pair", "")?;
+    set(&div, "data-pair", &k.to_string());
+    add(&div, "h3", "", &format!("{a} − {b}"))?;
+    let about = format!(
+        "On the {} items both files have; resampled within {} ({} strata). A is {a}, B is {b}.",
+        fmt::count(p.common),
+        p.strata,
+        p.strata_count
+    );
+    add(&div, "p", "muted small", &about)?;
+    let table = add(
+        &add(&div, "div", "scroll", "")?,
+        "table",
+        "figures deltas",
+        "",
+    )?;
+    let head = add(&add(&table, "thead", "", "")?, "tr", "", "")?;
+    for (i, h) in ["", "A", "B", "A − B", "95% interval", "differs"]
+        .iter()
+        .enumerate()
+    {
+        let th = add(&head, "th", if (1..5).contains(&i) { "num" } else { "" }, h)?;
+        if i > 0 {
+            set(&th, "scope", "col");
         }
     }
-    let pair_views = c
-        .pairs
-        .iter()
-        .zip(pairs)
-        .enumerate()
-        .map(|(k, (p, (a, b)))| pair_view(p, k, a, b))
-        .collect_view();
-    // With three runs or more, also the items no other run has.
-    let only_all = (c.runs.len() > 2).then(|| {
-        c.only_in
-            .iter()
-            .zip(names.clone())
-            .map(|(o, n)| only(o, &n))
-            .collect_view()
-    });
-    let notes = c
-        .notes
-        .iter()
-        .map(|n| view! { <p class="note small">{n.clone()}</p> })
-        .collect_view();
-    view! {
-        <p class="muted small" data-testid="compare-settings">
-            {format!(
-                "Paired percentile bootstrap, {} resamples, seed {}, {:.0}% intervals. ",
-                c.bootstrap.resamples,
-                c.bootstrap.seed,
-                c.bootstrap.level * 100.0
-            )}
-            <span class="mark">"≠ 0"</span>
-            " marks a difference whose interval excludes 0 (not adjusted for the number of figures)."
-        </p>
-        {notes}
-        {only_all}
-        {pair_views}
-        <div class="export" role="group" aria-label="Export the comparison">
-            <button data-export="comparison-json" on:click=move |_| save("comparison.json", "application/json", &json)>
-                "Comparison JSON"
-            </button>
-        </div>
+    let body = add(&table, "tbody", "", "")?;
+    for d in &p.figures {
+        row(&body, d)?;
     }
+    let m = &p.mcnemar;
+    let mc = add(
+        &div,
+        "p",
+        "mcnemar",
+        "McNemar's exact test on accuracy: p = ",
+    )?;
+    set(&mc, "data-testid", "mcnemar");
+    set(&mc, "data-value", &fmt::exact(m.p_value));
+    add(&mc, "strong", "", &p_value(m.p_value))?;
+    let partial = if m.not_binary > 0 {
+        format!(", {} with partial credit left out", m.not_binary)
+    } else {
+        String::new()
+    };
+    let counts = format!(
+        " ({} right only for A, {} right only for B, {} both right, {} both wrong{partial}).",
+        m.only_a, m.only_b, m.both_right, m.both_wrong
+    );
+    mc.append_with_str_1(&counts).ok()?;
+    only(&div, &p.only_a, a)?;
+    only(&div, &p.only_b, b)
+}
+
+/// Draws a finished comparison into `root`; `names` are the page's names of its runs.
+fn draw(root: &Element, c: &Comparison, names: &[String]) -> Option<()> {
+    let settings = format!(
+        "Paired percentile bootstrap, {} resamples, seed {}, {:.0}% intervals. ",
+        c.bootstrap.resamples,
+        c.bootstrap.seed,
+        c.bootstrap.level * 100.0
+    );
+    let p = add(root, "p", "muted small", &settings)?;
+    set(&p, "data-testid", "compare-settings");
+    add(&p, "span", "mark", "≠ 0")?;
+    p.append_with_str_1(
+        " marks a difference whose interval excludes 0 (not adjusted for the number of figures).",
+    )
+    .ok()?;
+    for n in &c.notes {
+        add(root, "p", "note small", n)?;
+    }
+    // With three runs or more, also the items no other run has.
+    if c.runs.len() > 2 {
+        for (o, n) in c.only_in.iter().zip(names) {
+            only(root, o, n)?;
+        }
+    }
+    let mut k = 0;
+    for i in 0..names.len() {
+        for j in i + 1..names.len() {
+            if let Some(p) = c.pairs.get(k) {
+                pair(root, p, k, &names[i], &names[j])?;
+            }
+            k += 1;
+        }
+    }
+    Some(())
+}
+
+/// The page's names of the compared runs, in the comparison's order (the JSON keeps file names).
+fn names(state: AppState, ids: &[u32], c: &Comparison) -> Vec<String> {
+    let runs = state.runs.get_untracked();
+    let all = titles(&runs);
+    c.runs
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            ids.get(k)
+                .and_then(|id| runs.iter().position(|x| x.id == *id))
+                .and_then(|i| all.get(i).cloned())
+                .unwrap_or_else(|| r.name.clone())
+        })
+        .collect()
 }
 
 /// The differences panel: asks the worker for a comparison whenever the scored runs change.
@@ -271,7 +324,7 @@ pub fn Deltas() -> impl IntoView {
     on_cleanup(move || client::stop_compare(state));
     let number = |s: &str| s.trim().parse::<u64>().ok();
     let body = move || {
-        let Some((_, ids, status)) = state.compared.get() else {
+        let Some((_, _, status)) = state.compared.get() else {
             return ().into_any();
         };
         match status {
@@ -299,11 +352,30 @@ pub fn Deltas() -> impl IntoView {
             Compared::Failed(error) => {
                 view! { <p class="warn" data-testid="compare-failed">{error}</p> }.into_any()
             }
-            Compared::Done { comparison, json } => {
-                done_view(state, &ids, comparison, json).into_any()
+            Compared::Done { json, .. } => view! {
+                <div class="export" role="group" aria-label="Export the comparison">
+                    <button data-export="comparison-json" on:click=move |_| save("comparison.json", "application/json", &json)>
+                        "Comparison JSON"
+                    </button>
+                </div>
             }
+            .into_any(),
         }
     };
+    // The finished comparison, drawn once per comparison into `host`.
+    let host = NodeRef::<leptos::html::Div>::new();
+    let done = Memo::new(move |_| match state.compared.get() {
+        Some((seq, ids, Compared::Done { comparison, .. })) => Some((seq, ids, comparison)),
+        _ => None,
+    });
+    Effect::new(move |_| {
+        let done = done.get();
+        let Some(div) = host.get() else { return };
+        div.set_text_content(None);
+        if let Some((_, ids, c)) = done {
+            draw(&div, &c, &names(state, &ids, &c));
+        }
+    });
     view! {
         <section class="deltas" data-testid="deltas">
             <h2>"Differences"</h2>
@@ -329,6 +401,7 @@ pub fn Deltas() -> impl IntoView {
                         } />
                 </label>
             </p>
+            <div node_ref=host></div>
             {body}
         </section>
     }
