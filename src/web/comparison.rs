@@ -137,7 +137,7 @@ pub fn Comparison() -> impl IntoView {
                 }
             }}
             <Reliability id="reliability-comparison" series=series caption=caption />
-            <Deltas />
         </section>
+        <Deltas />
     }
 }

@@ -377,7 +377,7 @@ pub fn Deltas() -> impl IntoView {
         }
     });
     view! {
-        <section class="deltas" data-testid="deltas">
+        <section class="panel deltas" data-testid="deltas">
             <h2>"Differences"</h2>
             <p class="controls small">
                 <label>

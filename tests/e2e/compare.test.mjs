@@ -2,12 +2,13 @@
 // (395 items each, 390 shared) are dropped, the worker compares them, and every delta, interval,
 // "differs" mark, McNemar p and "only in one file" list the page shows must equal
 // `scorelens compare --json` on the same files, as numbers (data-value) and as written (text, with
-// the page's formatting written again here). The exported comparison JSON must be the CLI's.
+// the page's formatting written again here). The exported comparison JSON must be the CLI's;
+// other settings and Stop work, and payload ids and model names stay text.
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { assert, CLI, drop, open, OUT, SAMPLES, setup } from './harness.mjs';
+import { assert, CLI, drop, open, OUT, ROOT, SAMPLES, setup } from './harness.mjs';
 import { diffJson, offByUlps, same } from './check.mjs';
 
 let env;
@@ -15,6 +16,7 @@ before(async () => { env = await setup(); });
 after(async () => { await env.close(); });
 
 const A = join(SAMPLES, 'compare/model-a.jsonl');
+const FIXTURES = join(ROOT, 'tests/e2e/fixtures');
 const B = join(SAMPLES, 'compare/model-b.jsonl');
 
 /** `scorelens compare --json` run from the files' folder, so runs are named as the browser names them. */
@@ -110,7 +112,9 @@ async function checkPair(page, ref) {
   // McNemar: the exact p and its text, and the discordant counts.
   const m = p.mcnemar;
   const mc = `${pair} [data-testid=mcnemar]`;
-  assert.ok(same(Number(await page.getAttribute(mc, 'data-value')), m.p_value, 'mcnemar'), 'McNemar p (data-value)');
+  const pShown = await page.getAttribute(mc, 'data-value');
+  if (m.p_value === null) assert.equal(pShown, '', 'no McNemar p without shared binary items');
+  else assert.ok(same(Number(pShown), m.p_value, 'mcnemar'), 'McNemar p (data-value)');
   const mcText = (await page.textContent(mc)).replace(/\s+/g, ' ');
   assert.ok(mcText.includes(`p = ${pText(m.p_value)} (${m.only_a} right only for A, ${m.only_b} right only for B, ${m.both_right} both right, ${m.both_wrong} both wrong`), mcText);
   // Items in one file only: count, ids and the run they belong to.
@@ -176,5 +180,24 @@ test('resamples and seed can be changed, a long comparison can be stopped', asyn
   // Closing a run ends the comparison view.
   await page.locator('.tab-close').nth(1).click();
   await page.waitForSelector('[data-testid=deltas]', { state: 'detached' });
+  await t.done();
+});
+
+test('text from the files (model names, ids) is shown as text in the differences, never as markup', async () => {
+  // The injection fixtures share no item: every id is in one file only, and the ids and model
+  // names are HTML, SVG and javascript: payloads.
+  const files = [join(FIXTURES, 'injection-a.jsonl'), join(FIXTURES, 'injection-b.jsonl')];
+  const ref = compareCli(files);
+  assert.ok(ref.json.only_in[0].ids.some((id) => id.includes('<script>')), 'the fixture has payload ids');
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, files);
+  await compared(page, 2000, 2024);
+  await checkPair(page, ref.json);
+  const found = await page.evaluate(() => ({
+    pwned: window.__pwned,
+    elements: document.querySelectorAll('[data-testid=deltas] :is(script, img, svg, iframe, a)').length,
+  }));
+  assert.deepEqual(found, { pwned: undefined, elements: 0 });
   await t.done();
 });
