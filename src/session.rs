@@ -37,6 +37,9 @@ pub struct Finished {
     pub report: Report,
     pub explorer: Option<Explorer>,
     pub sample: Option<Sample>,
+    /// `Some(n)` when the sample was asked for with a cap (`Session::keep_sample_up_to`) and the
+    /// run passed it: `sample` is then `None`, and `n` items were admitted by the profile.
+    pub sample_dropped: Option<u64>,
 }
 
 /// Everything the reader's sink updates.
@@ -62,6 +65,10 @@ struct State {
     /// (`Session::keep_sample`); made with the profile at the first item.
     sample: Option<Sample>,
     want_sample: bool,
+    /// The most items the sample may hold; past it, it is freed (`keep_sample_up_to`).
+    sample_cap: usize,
+    /// Items the profile admitted, counted once the sample was freed at its cap.
+    sample_dropped: Option<u64>,
 }
 
 /// A scoring run in progress.
@@ -103,6 +110,8 @@ impl Session {
                 explorer: None,
                 sample: None,
                 want_sample: false,
+                sample_cap: usize::MAX,
+                sample_dropped: None,
             },
         })
     }
@@ -191,9 +200,10 @@ impl Session {
         let blocks = format == Some(formats::canonical::Canonical.name())
             && canonical_chunks::is_lines(head);
         if blocks {
-            // Room for the file's ids, guessed from its first lines, so the set never rehashes.
+            // Room for the file's ids, guessed from its first lines, so the set never rehashes;
+            // at most 4M ids (64 MiB of slots), should the first lines be unlike the rest.
             let lines = head.iter().filter(|&&b| b == b'\n').count().max(1);
-            let ids = len / (head.len() / lines).max(16);
+            let ids = (len / (head.len() / lines).max(16)).min(1 << 22);
             self.state.seen.reserve(ids, ids * 12);
         }
         blocks
@@ -260,7 +270,15 @@ impl Session {
     /// Keeps a compact record of each scored item for intervals and paired comparisons
     /// (`finish_sampled`).
     pub fn keep_sample(&mut self) {
+        self.keep_sample_up_to(usize::MAX);
+    }
+
+    /// `keep_sample`, for runs of at most `cap` admitted items: once a run passes it, the sample
+    /// is freed and no more is kept, and `Finished::sample_dropped` says so (the browser, which
+    /// resamples only small runs, keeps no per-item sample for a large file; issue 9).
+    pub fn keep_sample_up_to(&mut self, cap: usize) {
         self.state.want_sample = true;
+        self.state.sample_cap = cap;
     }
 
     /// Adds bootstrap intervals to the report at `finish` (and keeps the sample they need).
@@ -327,6 +345,7 @@ impl Session {
             report,
             explorer: s.explorer,
             sample,
+            sample_dropped: s.sample_dropped,
         })
     }
 }
@@ -355,18 +374,28 @@ impl State {
             return self.skip(Warning::new(&name, item.line, why));
         }
         let mut explorer = self.explorer.take();
-        if self.want_sample && self.sample.is_none() {
+        if self.want_sample && self.sample.is_none() && self.sample_dropped.is_none() {
             self.sample = Some(resampling::sample_for(self.scorer().profile()));
         }
         let mut sample = self.sample.take();
+        let (cap, mut dropped) = (self.sample_cap, self.sample_dropped);
         self.scorer().update_seen(item, |i| {
             if let Some(e) = explorer.as_mut() {
                 e.add(i);
             }
-            if let Some(s) = sample.as_mut() {
-                s.push(i);
+            if let Some(n) = dropped.as_mut() {
+                *n += 1;
+            } else if let Some(s) = sample.as_mut() {
+                if s.len() < cap {
+                    s.push(i);
+                } else {
+                    // Past the cap: free the records now, before the run grows further.
+                    dropped = Some(s.len() as u64 + 1);
+                    sample = None;
+                }
             }
         });
+        self.sample_dropped = dropped;
         self.explorer = explorer;
         self.sample = sample;
         self.items += 1;
