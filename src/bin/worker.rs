@@ -59,6 +59,12 @@ mod worker {
     pub(crate) enum Kept {
         Here(Box<scorelens::Run>),
         Lent,
+        /// A run of more items than the browser resamples (`intervals::MAX_ITEMS`): its sample was
+        /// freed while reading (issue 9), so it has no intervals and cannot be compared here.
+        TooMany {
+            name: String,
+            items: u64,
+        },
     }
 
     pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
@@ -267,7 +273,8 @@ mod worker {
             Err(e) => return fail(run, e),
         };
         session.keep_items(DEFAULT_CAP);
-        session.keep_sample();
+        // Only runs the browser resamples keep their per-item sample (issue 9).
+        session.keep_sample_up_to(crate::intervals::MAX_ITEMS);
         let name = files.iter().map(File::name).collect::<Vec<_>>().join(" + ");
         let bytes = match read_all(&mut session, run, generation, &files).await {
             Ok(b) => b,
@@ -291,17 +298,24 @@ mod worker {
         match session.finish_sampled() {
             Ok(finished) => {
                 let report = finished.report;
-                // As `scorelens::score_run`: a run of aggregate files only has an empty sample.
-                let sample = finished.sample.unwrap_or_else(|| {
-                    let profile = Profile::parse(&report.profile).unwrap_or_else(Profile::generic);
-                    scorelens::profiles::resampling::sample_for(profile)
-                });
-                let kept = scorelens::Run {
-                    name,
-                    report: report.clone(),
-                    sample,
+                let kept = match finished.sample_dropped {
+                    Some(items) => Kept::TooMany { name, items },
+                    None => {
+                        // As `scorelens::score_run`: a run of aggregate files only has an empty
+                        // sample.
+                        let sample = finished.sample.unwrap_or_else(|| {
+                            let profile =
+                                Profile::parse(&report.profile).unwrap_or_else(Profile::generic);
+                            scorelens::profiles::resampling::sample_for(profile)
+                        });
+                        Kept::Here(Box::new(scorelens::Run {
+                            name,
+                            report: report.clone(),
+                            sample,
+                        }))
+                    }
                 };
-                SAMPLES.with_borrow_mut(|s| s.insert(run, Kept::Here(Box::new(kept))));
+                SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
                 let explorer = finished.explorer.unwrap_or_else(|| Explorer::new(0));
                 let scored = Scored {
                     json: report.to_json() + "\n",

@@ -55,6 +55,11 @@ async fn borrow(seq: u32, ids: &[u32]) -> Result<Vec<Run>, String> {
                 .map(|id| match s.get(id) {
                     Some(Kept::Here(_)) => Ok(true),
                     Some(Kept::Lent) => Ok(false),
+                    Some(Kept::TooMany { name, items }) => Err(format!(
+                        "{name} has {items} items: more than the browser compares ({}), so the \
+                         page kept no per-item sample of it; `scorelens compare` compares any size",
+                        crate::intervals::MAX_ITEMS
+                    )),
                     None => Err(format!("run {id} has no scored items to compare")),
                 })
                 .collect::<Result<Vec<bool>, String>>()

@@ -68,7 +68,7 @@ async fn with_run<T>(run: u32, generation: u32, f: impl Fn(&Run) -> T) -> Option
         let done = SAMPLES.with_borrow(|s| match s.get(&run) {
             Some(Kept::Here(r)) => Some(Some(f(r))),
             Some(Kept::Lent) => None,
-            None => Some(None),
+            Some(Kept::TooMany { .. }) | None => Some(None),
         });
         match done {
             Some(out) => return out,
@@ -77,7 +77,25 @@ async fn with_run<T>(run: u32, generation: u32, f: impl Fn(&Run) -> T) -> Option
     }
 }
 
+/// The message for a run of `items` items, more than the browser resamples.
+pub fn too_many(items: u64) -> String {
+    format!(
+        "{items} items: more than the browser resamples ({MAX_ITEMS}); `scorelens score --bootstrap` computes them"
+    )
+}
+
 async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
+    // A large run kept no sample (issue 9): say why it has no intervals.
+    let over = SAMPLES.with_borrow(|s| match s.get(&run) {
+        Some(Kept::TooMany { items, .. }) => Some(*items),
+        _ => None,
+    });
+    if let Some(items) = over.filter(|_| current(run, generation)) {
+        return post(&FromWorker::IntervalsSkipped {
+            run,
+            reason: too_many(items),
+        });
+    }
     let Some(items) = with_run(run, generation, |r| r.sample.len()).await else {
         return;
     };
@@ -88,9 +106,7 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
     if items > MAX_ITEMS {
         return post(&FromWorker::IntervalsSkipped {
             run,
-            reason: format!(
-                "{items} items: more than the browser resamples ({MAX_ITEMS}); `scorelens score --bootstrap` computes them"
-            ),
+            reason: too_many(items as u64),
         });
     }
     let Some(parts) = draw(run, generation, &opts).await else {

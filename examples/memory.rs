@@ -1,0 +1,89 @@
+//! Bytes per item a run keeps, by component, on the worker's code path (issue 9): a counting
+//! allocator around `Session` fed in 8 MiB chunks, with the explorer and the sample as the
+//! browser's worker asks for them. `cargo run --release --example memory -- FILE`.
+
+use scorelens::explore::DEFAULT_CAP;
+use scorelens::{Options, Session};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
+        PEAK.fetch_max(now, Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        // As a wasm allocator may: the old and the new block live together while copying.
+        let now = LIVE.fetch_add(new, Relaxed) + new;
+        PEAK.fetch_max(now, Relaxed);
+        LIVE.fetch_sub(l.size(), Relaxed);
+        unsafe { System.realloc(p, l, new) }
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+const CHUNK: usize = 8 << 20;
+
+/// (peak bytes while reading and finishing, bytes still held after, items).
+fn measure(bytes: &[u8], explorer: bool, sample: Option<usize>) -> (usize, usize, u64) {
+    let base = LIVE.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    let mut s = Session::new(&Options::default()).expect("session");
+    if explorer {
+        s.keep_items(DEFAULT_CAP);
+    }
+    match sample {
+        Some(usize::MAX) => s.keep_sample(),
+        Some(n) => s.keep_sample_up_to(n),
+        None => {}
+    }
+    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
+    s.begin_file("f.jsonl", head);
+    for c in bytes.chunks(CHUNK) {
+        s.feed(c);
+    }
+    s.end_file();
+    let items = s.items();
+    let f = s.finish_sampled().expect("report");
+    let held = LIVE.load(Relaxed) - base;
+    let peak = PEAK.load(Relaxed) - base;
+    drop(f);
+    (peak, held, items)
+}
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: memory FILE");
+    let bytes = std::fs::read(&path).expect("read");
+    let mut rows = Vec::new();
+    for (name, explorer, sample) in [
+        ("session only (scorer + seen ids)", false, None),
+        ("+ explorer", true, None),
+        ("+ explorer + sample (keep_sample)", true, Some(usize::MAX)),
+        ("+ explorer + sample up to 200000", true, Some(200_000)),
+    ] {
+        let (peak, held, items) = measure(&bytes, explorer, sample);
+        let per = |b: usize| b as f64 / items.max(1) as f64;
+        rows.push(format!(
+            "{name:<36} items {items:>8}  peak {:>8.1} MB ({:>6.1} B/item)  held after {:>8.1} MB ({:>6.1} B/item)",
+            peak as f64 / 1e6,
+            per(peak),
+            held as f64 / 1e6,
+            per(held)
+        ));
+    }
+    for r in rows {
+        println!("{r}");
+    }
+}
