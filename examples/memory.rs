@@ -83,6 +83,48 @@ fn main() {
             per(held)
         ));
     }
+    // Components alone, on the same items: the seen-id set, and one reading's equal-mass ECE.
+    let ids: Vec<&str> = bytes
+        .split(|&b| b == b'\n')
+        .filter_map(|l| {
+            let at = l.windows(6).position(|w| w == b"\"id\":\"")? + 6;
+            let len = l[at..].iter().position(|&b| b == b'"')?;
+            std::str::from_utf8(&l[at..at + len]).ok()
+        })
+        .collect();
+    let n = ids.len().max(1) as f64;
+    let (base, _) = (LIVE.load(Relaxed), PEAK.store(LIVE.load(Relaxed), Relaxed));
+    let mut set = scorelens::id_set::IdSet::default();
+    for id in &ids {
+        set.insert(id);
+    }
+    let (peak, held) = (PEAK.load(Relaxed) - base, LIVE.load(Relaxed) - base);
+    drop(set);
+    rows.push(format!(
+        "{:<36} ids {:>10}  peak {:>8.1} MB ({:>6.1} B/item)  held {:>6.1} B/item",
+        "seen-id set alone",
+        ids.len(),
+        peak as f64 / 1e6,
+        peak as f64 / n,
+        held as f64 / n
+    ));
+    let (base, _) = (LIVE.load(Relaxed), PEAK.store(LIVE.load(Relaxed), Relaxed));
+    let mut mass = scorelens::metrics::ece_em::EqualMass::default();
+    for (i, _) in ids.iter().enumerate() {
+        mass.add(((i * 7919) % 10007) as f64 / 10007.0, i % 3 == 0);
+    }
+    let held = LIVE.load(Relaxed) - base;
+    let ece = mass.ece();
+    let peak = PEAK.load(Relaxed) - base;
+    drop(mass);
+    rows.push(format!(
+        "{:<36} ece {:.4}  peak {:>8.1} MB ({:>6.1} B/item)  held {:>6.1} B/item",
+        "equal-mass ECE, one reading, alone",
+        ece.unwrap_or(f64::NAN),
+        peak as f64 / 1e6,
+        peak as f64 / n,
+        held as f64 / n
+    ));
     for r in rows {
         println!("{r}");
     }

@@ -15,7 +15,7 @@ use crate::metrics::outcome;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-/// How many records a session keeps by default (about 40 bytes each, plus the id).
+/// How many records a session keeps by default (40 bytes each, plus the id).
 pub const DEFAULT_CAP: usize = 1_000_000;
 
 /// Marks an invalid answer in a record.
@@ -32,8 +32,19 @@ struct Record {
     gold: u32,
     answer: u32,
     credit: f32,
-    /// Confidence under conditioning and mixing (f32 is plenty to show and to filter on).
-    confidence: [Option<f32>; 2],
+    /// Confidence under conditioning and mixing (f32 is plenty to show and to filter on); NaN
+    /// when there is none (an `Option<f32>` pair would take 8 bytes more a record; issue 9).
+    confidence: [f32; 2],
+}
+
+impl Record {
+    /// The confidence under reading 0 (conditioning) or 1 (mixing), if any.
+    fn confidence(&self, reading: usize) -> Option<f32> {
+        self.confidence
+            .get(reading)
+            .copied()
+            .filter(|c| !c.is_nan())
+    }
 }
 
 /// Strings stored once each.
@@ -164,7 +175,7 @@ impl Explorer {
     /// Records one scored item (after the profile admitted it).
     pub fn add(&mut self, item: &Item) {
         let judged = outcome::outcome(item);
-        let mut conf = [None, None];
+        let mut conf = [f32::NAN; 2];
         if let Body::Option(o) = &item.body {
             let correct = o.answer == Some(o.gold);
             for (slot, mode) in [Mode::Conditioning, Mode::Mixing].into_iter().enumerate() {
@@ -174,7 +185,7 @@ impl Explorer {
                     .and_then(|p| p.with_distribution(mode, |q| confidence(o, q)));
                 if let Some(c) = c {
                     self.mass[slot].add(c, correct);
-                    conf[slot] = Some(c as f32);
+                    conf[slot] = c as f32;
                 }
             }
         }
@@ -199,6 +210,12 @@ impl Explorer {
                 )
             }
         };
+        if self.records.len() == self.records.capacity() {
+            // Grow by doubling, but never past the cap (a full explorer holds no spare room).
+            let len = self.records.len();
+            self.records
+                .reserve_exact(len.max(1024).min(self.cap.saturating_sub(len)).max(1));
+        }
         self.ids.push_str(&item.id);
         let record = Record {
             id_end: self.ids.len() as u32,
@@ -272,7 +289,7 @@ impl Explorer {
                     Show::Invalid => r.answer == NONE,
                     Show::ConfidentWrong => {
                         r.credit < 1.0
-                            && r.confidence[0].is_some_and(|c| f64::from(c) >= f.threshold)
+                            && r.confidence(0).is_some_and(|c| f64::from(c) >= f.threshold)
                     }
                 };
                 shown
@@ -284,7 +301,7 @@ impl Explorer {
             let key = |i: &u32| {
                 self.records
                     .get(*i as usize)
-                    .and_then(|r| r.confidence[0])
+                    .and_then(|r| r.confidence(0))
                     .unwrap_or(f32::NEG_INFINITY)
             };
             out.sort_by(|a, b| key(b).total_cmp(&key(a)));
@@ -321,8 +338,8 @@ impl Explorer {
             gold: self.strings.name(r.gold).to_string(),
             answer: (r.answer != NONE).then(|| self.strings.name(r.answer).to_string()),
             credit: f64::from(r.credit),
-            confidence: r.confidence[0].map(f64::from),
-            confidence_mixing: r.confidence[1].map(f64::from),
+            confidence: r.confidence(0).map(f64::from),
+            confidence_mixing: r.confidence(1).map(f64::from),
         })
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! A run of a million items keeps a million ids. A `HashSet<String>` costs one allocation per id,
 //! SipHash on every lookup and its growth shows in profiles (issue 9). Here every id is appended
-//! to one string, with its (start, end) in a list; the table is one array of 8-byte slots, each a
-//! 24-bit tag of the hash and the id's place in that list, probed linearly. At a million ids the
+//! to one byte string after its length (LEB128, one byte below 128); the table is one array of
+//! 8-byte slots, each a 24-bit tag of the hash and where the id's length starts in that string
+//! (no list of bounds: 8 bytes an id less in wasm, 16 natively), probed linearly. At a million ids the
 //! table's cache misses were most of the scoring thread's time, so a caller that knows the next
 //! ids' hashes can `touch` their slots first: the loads then overlap instead of waiting one by
 //! one. A fast non-keyed hash: ids come from the user's own files, so flooding is no concern.
@@ -11,15 +12,18 @@
 use rustc_hash::FxBuildHasher;
 use std::hash::BuildHasher;
 
-/// Bits of a slot that hold the id's place (plus one; 0 is an empty slot); the rest hold the tag.
+/// Bits of a slot that hold the id's place (its offset in `text`, plus one; 0 is an empty slot);
+/// the rest hold the tag.
 const PLACE_BITS: u32 = 40;
 const PLACE_MASK: u64 = (1 << PLACE_BITS) - 1;
 
 /// Distinct strings, stored back to back.
 #[derive(Debug, Default)]
 pub struct IdSet {
-    text: String,
-    spans: Vec<(usize, usize)>,
+    /// Each id's length (LEB128), then its bytes, back to back.
+    text: Vec<u8>,
+    /// Ids held.
+    len: usize,
     slots: Vec<u64>,
 }
 
@@ -38,11 +42,8 @@ impl IdSet {
     /// Room for `ids` more ids of about `bytes` bytes in all, so that the table does not grow
     /// while it fills.
     pub fn reserve(&mut self, ids: usize, bytes: usize) {
-        self.spans.reserve(ids);
-        self.text.reserve(bytes);
-        let want = (self.spans.len() + ids)
-            .saturating_mul(2)
-            .next_power_of_two();
+        self.text.reserve(bytes.saturating_add(ids));
+        let want = (self.len + ids).saturating_mul(2).next_power_of_two();
         if want > self.slots.len() {
             self.rebuild(want);
         }
@@ -68,7 +69,7 @@ impl IdSet {
 
     /// `insert` with `hash` = `IdSet::hash(id)` already computed.
     pub fn insert_hashed(&mut self, id: &str, hash: u64) -> bool {
-        if (self.spans.len() + 1) * 2 > self.slots.len() {
+        if (self.len + 1) * 2 > self.slots.len() {
             self.rebuild((self.slots.len() * 2).max(16));
         }
         let mask = self.slots.len() - 1;
@@ -79,23 +80,38 @@ impl IdSet {
             if slot == 0 {
                 break;
             }
-            if slot >> PLACE_BITS == tag && self.text_of(slot) == Some(id) {
+            if slot >> PLACE_BITS == tag && self.bytes_of(slot) == Some(id.as_bytes()) {
                 return false;
             }
             at = (at + 1) & mask;
         }
-        let start = self.text.len();
-        self.text.push_str(id);
-        self.spans.push((start, self.text.len()));
-        self.slots[at] = (tag << PLACE_BITS) | self.spans.len() as u64;
+        let place = self.text.len() as u64 + 1;
+        let mut len = id.len();
+        while len >= 0x80 {
+            self.text.push((len & 0x7f) as u8 | 0x80);
+            len >>= 7;
+        }
+        self.text.push(len as u8);
+        self.text.extend_from_slice(id.as_bytes());
+        self.len += 1;
+        self.slots[at] = (tag << PLACE_BITS) | (place & PLACE_MASK);
         true
     }
 
-    /// The id a full slot points to.
-    fn text_of(&self, slot: u64) -> Option<&str> {
-        let place = usize::try_from(slot & PLACE_MASK).ok()?.checked_sub(1)?;
-        let &(start, end) = self.spans.get(place)?;
-        self.text.get(start..end)
+    /// The bytes of the id a full slot points to.
+    fn bytes_of(&self, slot: u64) -> Option<&[u8]> {
+        let mut at = usize::try_from(slot & PLACE_MASK).ok()?.checked_sub(1)?;
+        let (mut len, mut shift) = (0usize, 0u32);
+        loop {
+            let b = *self.text.get(at)?;
+            at += 1;
+            len |= usize::from(b & 0x7f).checked_shl(shift)?;
+            if b < 0x80 {
+                break;
+            }
+            shift += 7;
+        }
+        self.text.get(at..at.checked_add(len)?)
     }
 
     /// Re-lays the table with `size` slots (a power of two).
@@ -103,7 +119,10 @@ impl IdSet {
         let old = std::mem::replace(&mut self.slots, vec![0; size]);
         let mask = size - 1;
         for slot in old.into_iter().filter(|&s| s != 0) {
-            let Some(id) = self.text_of(slot) else {
+            let Some(id) = self
+                .bytes_of(slot)
+                .and_then(|b| std::str::from_utf8(b).ok())
+            else {
                 continue;
             };
             let mut at = Self::hash(id) as usize & mask;
@@ -116,11 +135,11 @@ impl IdSet {
 
     /// How many distinct ids it holds.
     pub fn len(&self) -> usize {
-        self.spans.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+        self.len == 0
     }
 
     /// Whether `id` is in the set.
@@ -136,7 +155,7 @@ impl IdSet {
             if slot == 0 {
                 return false;
             }
-            if slot >> PLACE_BITS == tag && self.text_of(slot) == Some(id) {
+            if slot >> PLACE_BITS == tag && self.bytes_of(slot) == Some(id.as_bytes()) {
                 return true;
             }
             at = (at + 1) & mask;
@@ -172,6 +191,24 @@ mod tests {
         assert!(s.insert("c"));
         assert!(!s.contains("abc") && !s.contains("bc"));
         assert!(s.insert("abc"));
+    }
+
+    #[test]
+    fn long_ids_keep_their_lengths() {
+        // Lengths of 128 bytes and more take two bytes or three in the string.
+        let long: Vec<String> = [127, 128, 129, 300, 20_000]
+            .iter()
+            .map(|&n| "x".repeat(n))
+            .collect();
+        let mut s = IdSet::default();
+        for id in &long {
+            assert!(s.insert(id));
+        }
+        for id in &long {
+            assert!(s.contains(id) && !s.insert(id));
+        }
+        assert!(!s.contains(&"x".repeat(126)) && !s.contains(&"x".repeat(256)));
+        assert_eq!(s.len(), long.len());
     }
 
     proptest! {
