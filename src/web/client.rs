@@ -242,10 +242,14 @@ fn intervals(state: AppState, run: u32, now: Boot) {
     }
 }
 
-/// Records news of comparison `seq` unless a newer one was asked for.
+/// Records news of comparison `seq` unless a newer one was asked for or it was stopped (a
+/// progress message already on its way must not undo the stop).
 fn compared(state: AppState, seq: u32, now: Compared) {
     state.compared.update(|c| {
-        if let Some((_, _, status)) = c.as_mut().filter(|c| c.0 == seq) {
+        if let Some((_, _, status)) = c
+            .as_mut()
+            .filter(|c| c.0 == seq && c.2 != Compared::Stopped)
+        {
             *status = now;
         }
     });
