@@ -1,7 +1,10 @@
 //! Equal-mass ECE exactly as HELM's `ece_10_bin` (uncertainty-calibration's `get_ece_em`, SPEC §4).
 //!
 //! Equal-mass bins need every confidence, sorted. To keep that compact the state holds two plain
-//! `f64` vectors, the confidences of right and of wrong answers, 8 bytes an item with no flag.
+//! `f64` lists, the confidences of right and of wrong answers, 8 bytes an item with no flag. A
+//! list past `CHUNK` values grows in blocks of exactly that many, never by doubling: a run of
+//! millions of items keeps 8 bytes an item, not up to 16, and never copies the whole list to grow
+//! it (issue 9, the browser's memory).
 
 use super::ece::BinReport;
 use super::intervals::clopper_pearson;
@@ -14,11 +17,65 @@ pub const BINS: usize = 10;
 /// One bin's (count, sum of confidences, correct answers).
 type BinSums = (u64, f64, u64);
 
+/// Values per block of a long `Values` list (512 KiB).
+const CHUNK: usize = 1 << 16;
+
+/// A list of values: one `Vec` while short (growing as usual), then blocks of `CHUNK` values
+/// each allocated at its exact size.
+#[derive(Debug, Clone, Default)]
+struct Values {
+    blocks: Vec<Vec<f64>>,
+}
+
+impl Values {
+    fn push(&mut self, v: f64) {
+        match self.blocks.last_mut() {
+            Some(b) if b.len() < CHUNK => b.push(v),
+            _ => {
+                let mut b = Vec::with_capacity(if self.blocks.is_empty() { 4 } else { CHUNK });
+                b.push(v);
+                self.blocks.push(b);
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.blocks.iter().map(Vec::len).sum()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = f64> + '_ {
+        self.blocks.iter().flatten().copied()
+    }
+
+    /// The values in ascending order: borrowed when they are one block already sorted, else a
+    /// copy of exactly their size, sorted.
+    fn sorted(&self) -> Cow<'_, [f64]> {
+        match self.blocks.as_slice() {
+            [] => Cow::Borrowed(&[]),
+            [one] => sorted(one),
+            _ => {
+                let mut owned = Vec::with_capacity(self.len());
+                owned.extend(self.iter());
+                if !owned.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
+                    owned.sort_unstable_by(f64::total_cmp);
+                }
+                Cow::Owned(owned)
+            }
+        }
+    }
+}
+
+impl PartialEq for Values {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
 /// Every confidence, split by correctness.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EqualMass {
-    right: Vec<f64>,
-    wrong: Vec<f64>,
+    right: Values,
+    wrong: Values,
 }
 
 impl EqualMass {
@@ -31,8 +88,12 @@ impl EqualMass {
     }
 
     pub fn merge(&mut self, other: Self) {
-        self.right.extend(other.right);
-        self.wrong.extend(other.wrong);
+        for v in other.right.iter() {
+            self.right.push(v);
+        }
+        for v in other.wrong.iter() {
+            self.wrong.push(v);
+        }
     }
 
     pub fn count(&self) -> usize {
@@ -90,7 +151,7 @@ impl EqualMass {
             return None;
         }
         // Values added in ascending order (the bootstrap's replay) need no sorted copy.
-        let (right, wrong) = (sorted(&self.right), sorted(&self.wrong));
+        let (right, wrong) = (self.right.sorted(), self.wrong.sorted());
         let edges = boundaries(&right, &wrong);
         let mut sums = vec![(0u64, 0.0f64, 0u64); edges.len()];
         for (values, correct) in [(&*right, 1u64), (&*wrong, 0u64)] {
