@@ -12,7 +12,7 @@ fn values(n: usize) -> Vec<(f64, bool)> {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let c = ((x >> 11) % 100_000) as f64 / 100_000.0;
-            (c, (x >> 40) % 3 != 0)
+            (c, !(x >> 40).is_multiple_of(3))
         })
         .collect()
 }
