@@ -29,8 +29,10 @@ if ! trunk --version 2>/dev/null | grep -q " ${TRUNK_VERSION}\$"; then
   cargo install --locked trunk --version "${TRUNK_VERSION}"
 fi
 
-# Node tools: wasm-opt from npm's binaryen (never Debian's 108) and playwright-core for e2e.
-if [ ! -x node_modules/.bin/wasm-opt ] || ! node_modules/.bin/wasm-opt --version | grep -q "version ${BINARYEN_VERSION%%.*}"; then
+# Node tools: wasm-opt from npm's binaryen (never Debian's 108), terser (the post-build hook
+# minifies wasm-bindgen's JS glue) and playwright-core for e2e.
+if [ ! -x node_modules/.bin/wasm-opt ] || ! node_modules/.bin/wasm-opt --version | grep -q "version ${BINARYEN_VERSION%%.*}" \
+  || [ ! -f node_modules/terser/package.json ] || [ ! -f node_modules/playwright-core/package.json ]; then
   log "installing npm packages"
   npm ci --no-audit --no-fund >/dev/null
 fi

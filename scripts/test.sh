@@ -20,7 +20,7 @@ cargo clippy --locked --target wasm32-unknown-unknown --features ui --bin app --
 echo "== browser app: trunk build (into target/site)"
 TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist target/site
 echo "== browser app: page weight"
-node scripts/page_weight.mjs target/site --budget-kb 400
+node scripts/page_weight.mjs target/site --budget-kb 320
 echo "== browser app: end-to-end tests (headless Chromium)"
 cargo build --locked --bin scorelens
 export SCORELENS_SITE="$PWD/target/site"
