@@ -27,20 +27,27 @@ function walk(dir) {
 }
 
 // 0. The JS glue of the page and the worker, minified (ES modules; sw.js is left as written).
+// Trunk wrote a subresource-integrity hash of each file into index.html: each is replaced by
+// the minified file's, or the browser would refuse to run it.
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+const integrity = new Map();
 for (const name of readdirSync(stage)) {
   if (!name.endsWith('.js') || name === 'sw.js') continue;
   const path = join(stage, name);
-  const out = await minify(readFileSync(path, 'utf8'), { module: true, compress: true, mangle: true });
+  const text = readFileSync(path, 'utf8');
+  const out = await minify(text, { module: true, compress: true, mangle: true });
   if (typeof out.code !== 'string') {
     console.error(`postbuild: terser gave no output for ${name}`);
     process.exit(1);
   }
   writeFileSync(path, out.code);
+  integrity.set(sri(Buffer.from(text, 'utf8')), sri(Buffer.from(out.code, 'utf8')));
 }
 
 // 1. CSP hashes.
 const indexPath = join(stage, 'index.html');
 let html = readFileSync(indexPath, 'utf8');
+for (const [before, after] of integrity) html = html.split(before).join(after);
 const hashes = [];
 for (const m of html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
   hashes.push(`'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
