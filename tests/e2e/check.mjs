@@ -5,9 +5,7 @@ import { assert, value } from './harness.mjs';
 /**
  * Two figures agree bit for bit. The core takes ln, exp and sin from the `libm` crate on both
  * targets (src/math.rs), so the browser's wasm and the native CLI compute the same bits.
- * (`offByUlps` stays empty; it is kept for the tests that report it.)
  */
-export const offByUlps = [];
 export function same(a, b) {
   return Object.is(a, b) || a === b;
 }
