@@ -64,6 +64,8 @@ test('a file read whole over the cap gets a clear message, not a crash', async (
   assert.match(await page.textContent('[data-testid=failed]'), /a scorelens file is read whole/);
   // The page goes on: a sample scores.
   await page.click('button.sample[data-sample="choice.jsonl"]');
+  // The refused file's panel may still be shown for a moment: wait for the sample's report itself.
+  await page.waitForSelector('[data-testid=report]', { timeout: 60000 });
   assert.ok(await settled(page));
   await checkShown(page, cli([CHOICE]).report);
   await t.done();
