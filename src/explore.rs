@@ -3,13 +3,13 @@
 //! The report holds figures, not items. The explorer needs each scored item's id, group, labels,
 //! correctness and confidence, so a `Session` can keep them here: compact fixed-size records
 //! (labels, groups and files interned, every id in one string), never the raw JSON, and at most
-//! `cap` of them. It also keeps the equal-mass binning of every item under both readings, which
-//! the reliability diagram draws and the report does not carry.
+//! `cap` of them. At the end of the run the session hands it the equal-mass bins of every item
+//! under both readings (from the scorer's calibration state, which holds the confidences anyway),
+//! which the reliability diagram draws and the report does not carry.
 
 use crate::items::{Body, Item, Mode};
 use crate::metrics::calibration::confidence;
 use crate::metrics::ece::BinReport;
-use crate::metrics::ece_em::EqualMass;
 use crate::metrics::groups::NO_GROUP;
 use crate::metrics::outcome;
 use rustc_hash::FxHashMap;
@@ -145,7 +145,8 @@ pub struct Explorer {
     file: u32,
     /// Items seen beyond `cap`, counted but not kept.
     dropped: u64,
-    mass: [EqualMass; 2],
+    /// Equal-mass bins under conditioning and mixing, set when the run finishes.
+    mass: [Vec<BinReport>; 2],
     /// The last query's matches, reused while the filter stays the same (scrolling).
     cached: Option<(Filter, Vec<u32>)>,
 }
@@ -162,7 +163,7 @@ impl Explorer {
             strings,
             file,
             dropped: 0,
-            mass: [EqualMass::default(), EqualMass::default()],
+            mass: [Vec::new(), Vec::new()],
             cached: None,
         }
     }
@@ -174,24 +175,22 @@ impl Explorer {
 
     /// Records one scored item (after the profile admitted it).
     pub fn add(&mut self, item: &Item) {
+        if self.records.len() >= self.cap || self.ids.len() + item.id.len() > u32::MAX as usize {
+            self.dropped += 1;
+            return;
+        }
         let judged = outcome::outcome(item);
         let mut conf = [f32::NAN; 2];
         if let Body::Option(o) = &item.body {
-            let correct = o.answer == Some(o.gold);
             for (slot, mode) in [Mode::Conditioning, Mode::Mixing].into_iter().enumerate() {
                 let c = o
                     .probs
                     .as_ref()
                     .and_then(|p| p.with_distribution(mode, |q| confidence(o, q)));
                 if let Some(c) = c {
-                    self.mass[slot].add(c, correct);
                     conf[slot] = c as f32;
                 }
             }
-        }
-        if self.records.len() >= self.cap || self.ids.len() + item.id.len() > u32::MAX as usize {
-            self.dropped += 1;
-            return;
         }
         let (gold, answer) = match &item.body {
             // The common case interns the option labels as they are, without a copy.
@@ -246,12 +245,18 @@ impl Explorer {
         self.dropped
     }
 
-    /// The equal-mass bins over every item with probabilities under `mode` (kept or not).
+    /// The equal-mass bins over every item with probabilities under `mode` (kept or not), as
+    /// the session set them at the end of the run (`set_mass_bins`); empty before.
     pub fn mass_bins(&self, mode: Mode) -> Vec<BinReport> {
         match mode {
-            Mode::Conditioning => self.mass[0].bins(),
-            Mode::Mixing => self.mass[1].bins(),
+            Mode::Conditioning => self.mass[0].clone(),
+            Mode::Mixing => self.mass[1].clone(),
         }
+    }
+
+    /// Sets the equal-mass bins under conditioning and mixing (`Scorer::mass_bins`).
+    pub fn set_mass_bins(&mut self, conditioning: Vec<BinReport>, mixing: Vec<BinReport>) {
+        self.mass = [conditioning, mixing];
     }
 
     /// `limit` matching rows from `offset` on, and how many match in all.

@@ -147,6 +147,35 @@ fn files_are_named_per_record() {
 }
 
 proptest! {
+    /// The bins the session hands the explorer are those of every item's confidence fed to an
+    /// equal-mass state of its own (what the explorer kept before), bit for bit, whatever the cap.
+    #[test]
+    fn mass_bins_are_every_items_bins(
+        items in proptest::collection::vec((1u32..16, any::<bool>(), any::<bool>()), 1..80),
+        cap in 0usize..4,
+    ) {
+        let mut text = String::new();
+        let mut own = crate::metrics::ece_em::EqualMass::default();
+        for (i, &(p, says_a, probs)) in items.iter().enumerate() {
+            // Sixteenths are exact: the confidence is q[answer] under both readings.
+            let q_a = f64::from(p) / 16.0;
+            let answer = if says_a { "A" } else { "B" };
+            let probs = if probs {
+                own.add(if says_a { q_a } else { 1.0 - q_a }, says_a);
+                format!(r#", "probs": {{"A": {q_a}, "B": {}}}"#, 1.0 - q_a)
+            } else {
+                String::new()
+            };
+            text.push_str(&format!(
+                "{{\"id\": \"i{i}\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"{answer}\"{probs}}}\n"
+            ));
+        }
+        let (_, e) = explored(&text, cap);
+        prop_assert_eq!(e.len(), cap.min(items.len()));
+        prop_assert_eq!(e.mass_bins(Mode::Conditioning), own.bins());
+        prop_assert_eq!(e.mass_bins(Mode::Mixing), own.bins());
+    }
+
     /// Paging through a query gives the whole query, in order, whatever the page size.
     #[test]
     fn pages_concatenate_to_the_whole(n in 1usize..60, page in 1u64..9, show in 0u8..4) {

@@ -326,6 +326,14 @@ impl Session {
         let named = s.ctx.benchmark.as_deref().and_then(Profile::parse);
         let profile = s.chosen.or(named).unwrap_or_else(Profile::generic);
         let scorer = s.scorer.unwrap_or_else(|| Scorer::new(profile));
+        let mut explorer = s.explorer;
+        if let Some(e) = explorer.as_mut() {
+            // From the scorer's own lists: the explorer keeps no copy of the confidences.
+            e.set_mass_bins(
+                scorer.mass_bins(crate::items::Mode::Conditioning),
+                scorer.mass_bins(crate::items::Mode::Mixing),
+            );
+        }
         let mut ctx = s.ctx;
         ctx.reported = s.reported;
         let mut report = scorer.finish(&ctx);
@@ -343,7 +351,7 @@ impl Session {
         }
         Ok(Finished {
             report,
-            explorer: s.explorer,
+            explorer,
             sample,
             sample_dropped: s.sample_dropped,
         })

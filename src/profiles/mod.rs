@@ -136,6 +136,14 @@ impl Scorer {
         true
     }
 
+    /// The equal-mass bins of every admitted item under `mode` (`Calibration::mass_bins`).
+    pub fn mass_bins(&self, mode: crate::items::Mode) -> Vec<crate::metrics::ece::BinReport> {
+        match mode {
+            crate::items::Mode::Conditioning => self.summary.conditioning.mass_bins(),
+            crate::items::Mode::Mixing => self.summary.mixing.mass_bins(),
+        }
+    }
+
     /// Folds in another scorer of the same profile.
     pub fn merge(&mut self, other: Self) {
         self.summary.merge(other.summary);
