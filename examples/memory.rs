@@ -1,6 +1,7 @@
 //! Bytes per item a run keeps, by component, on the worker's code path (issue 9): a counting
 //! allocator around `Session` fed in 8 MiB chunks, with the explorer and the sample as the
-//! browser's worker asks for them. `cargo run --release --example memory -- FILE`.
+//! browser's worker asks for them (and its seen-id hint, `Session::expect_lines`).
+//! `cargo run --release --example memory -- FILE`.
 
 use scorelens::explore::DEFAULT_CAP;
 use scorelens::{Options, Session};
@@ -51,6 +52,7 @@ fn measure(bytes: &[u8], explorer: bool, sample: Option<usize>) -> (usize, usize
     }
     let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
     s.begin_file("f.jsonl", head);
+    s.expect_lines(head, bytes.len());
     for c in bytes.chunks(CHUNK) {
         s.feed(c);
     }
@@ -97,21 +99,27 @@ fn main() {
         })
         .collect();
     let n = ids.len().max(1) as f64;
-    let (base, _) = (LIVE.load(Relaxed), PEAK.store(LIVE.load(Relaxed), Relaxed));
-    let mut set = scorelens::id_set::IdSet::default();
-    for id in &ids {
-        set.insert(id);
+    for (name, hint) in [
+        ("seen-id set alone, no hint", 0),
+        ("seen-id set alone, exact hint", ids.len()),
+    ] {
+        let (base, _) = (LIVE.load(Relaxed), PEAK.store(LIVE.load(Relaxed), Relaxed));
+        let mut set = scorelens::id_set::IdSet::default();
+        set.reserve(hint);
+        for id in &ids {
+            set.insert(id);
+        }
+        let (peak, held) = (PEAK.load(Relaxed) - base, LIVE.load(Relaxed) - base);
+        let (tables, len) = (set.tables(), set.len());
+        drop(set);
+        rows.push(format!(
+            "{name:<36} ids {:>10}  peak {:>8.1} MB ({:>6.1} B/item)  held {:>6.1} B/item  {tables} tables, {len} distinct",
+            ids.len(),
+            peak as f64 / 1e6,
+            peak as f64 / n,
+            held as f64 / n
+        ));
     }
-    let (peak, held) = (PEAK.load(Relaxed) - base, LIVE.load(Relaxed) - base);
-    drop(set);
-    rows.push(format!(
-        "{:<36} ids {:>10}  peak {:>8.1} MB ({:>6.1} B/item)  held {:>6.1} B/item",
-        "seen-id set alone",
-        ids.len(),
-        peak as f64 / 1e6,
-        peak as f64 / n,
-        held as f64 / n
-    ));
     let (base, _) = (LIVE.load(Relaxed), PEAK.store(LIVE.load(Relaxed), Relaxed));
     let mut mass = scorelens::metrics::ece_em::EqualMass::default();
     for (i, _) in ids.iter().enumerate() {

@@ -1,136 +1,161 @@
 //! The set of item ids seen in a run, for SPEC §1's "a later item with a seen id is skipped".
 //!
-//! A run of a million items keeps a million ids. A `HashSet<String>` costs one allocation per id,
-//! SipHash on every lookup and its growth shows in profiles (issue 9). Here every id is appended
-//! to one byte string after its length (LEB128, one byte below 128); the table is one array of
-//! 8-byte slots, each a 24-bit tag of the hash and where the id's length starts in that string
-//! (no list of bounds: 8 bytes an id less in wasm, 16 natively), probed linearly. At a million ids the
-//! table's cache misses were most of the scoring thread's time, so a caller that knows the next
-//! ids' hashes can `touch` their slots first: the loads then overlap instead of waiting one by
-//! one. A fast non-keyed hash: ids come from the user's own files, so flooding is no concern.
+//! A 1 GB file holds 6.4M ids; the browser must score it in under 300 MB (issue 9), so the set
+//! keeps no id text, only 8 bytes a slot at a load of at most 0.8 (10 bytes an id) and never
+//! copies itself to grow. Each id is hashed once with the 128-bit XXH3: one half is the slot's
+//! fingerprint (0 means empty; a fingerprint of 0 is stored as 1), the other half picks the home
+//! slot (multiply-shift, so a table has any size), probed linearly. Without the id's text the
+//! set can be wrong in one way only: a new id whose fingerprint equals that of a seen id in the
+//! same probe run is taken for seen (and skipped). As the home does not come from the
+//! fingerprint, that needs 64 more bits to agree than just landing in the same run: about
+//! (slots compared per insert) / 2^64 per item, around 1e-12 for a whole 6.4M-id run
+//! (docs/app.md, "Memory"); a HashSet of the texts would be exact at 4 to 8 times the bytes.
+//!
+//! The home slot cannot be recomputed from a fingerprint, so a full table is never rebuilt: a
+//! new table as large as all the others together takes the inserts that follow, and a lookup
+//! probes every table (few, the first being sized from the caller's `reserve` hint: one when the
+//! hint is right). At the limit, just after a growth, that is 20 bytes an id. At a million ids
+//! the table's cache misses were most of the scoring thread's time, so a caller that knows the
+//! next ids' hashes can `touch` their slots first: the loads then overlap instead of waiting one
+//! by one. A fast non-keyed hash: ids come from the user's own files, so flooding is no concern.
 
-use rustc_hash::FxBuildHasher;
-use std::hash::BuildHasher;
+use xxhash_rust::xxh3::xxh3_128;
 
-/// Bits of a slot that hold the id's place (its offset in `text`, plus one; 0 is an empty slot);
-/// the rest hold the tag.
-const PLACE_BITS: u32 = 40;
-const PLACE_MASK: u64 = (1 << PLACE_BITS) - 1;
+/// Most ids a table holds: 4 in 5 slots.
+const fn max_ids(slots: usize) -> usize {
+    slots / 5 * 4 + slots % 5 * 4 / 5
+}
 
-/// Distinct strings, stored back to back.
-#[derive(Debug, Default)]
+/// Slots of the first table when no `reserve` came before the first insert.
+const FIRST_SLOTS: usize = 1024;
+
+/// Fewest slots of a table.
+const MIN_SLOTS: usize = 16;
+
+/// One table of fingerprints, linearly probed; never fuller than `max_ids`.
+#[derive(Debug, Clone)]
+struct Table {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Table {
+    fn new(slots: usize) -> Self {
+        Table {
+            slots: vec![0; slots.max(MIN_SLOTS)],
+            len: 0,
+        }
+    }
+
+    fn home(&self, half: u64) -> usize {
+        ((u128::from(half) * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// Where the probe for `print` from `home` ends: `Ok` at its slot, `Err` at the first empty one.
+    fn find(&self, print: u64, half: u64) -> Result<usize, usize> {
+        let n = self.slots.len();
+        let mut at = self.home(half);
+        // A table always has an empty slot (`max_ids`), so the probe ends.
+        loop {
+            match self.slots.get(at) {
+                Some(&s) if s == print => return Ok(at),
+                Some(0) | None => return Err(at),
+                Some(_) => at = if at + 1 == n { 0 } else { at + 1 },
+            }
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.len >= max_ids(self.slots.len())
+    }
+}
+
+/// Distinct strings, known by their 128-bit hash.
+#[derive(Debug, Clone, Default)]
 pub struct IdSet {
-    /// Each id's length (LEB128), then its bytes, back to back.
-    text: Vec<u8>,
+    /// Oldest first; only the last takes inserts, the others are full.
+    tables: Vec<Table>,
     /// Ids held.
     len: usize,
-    slots: Vec<u64>,
+}
+
+/// The fingerprint and the home half of `id`'s hash.
+fn halves(id: &str) -> (u64, u64) {
+    let h = xxh3_128(id.as_bytes());
+    let print = h as u64;
+    (print.max(1), (h >> 64) as u64)
 }
 
 impl IdSet {
-    /// The hash `insert` uses for `id`: Fx, then a 64-bit finaliser so that both the slot
-    /// (low bits) and the tag (high bits) are well mixed.
+    /// The half of `id`'s hash that picks its slots, for `touch`.
     pub fn hash(id: &str) -> u64 {
-        let mut h = FxBuildHasher.hash_one(id);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
+        halves(id).1
     }
 
-    /// Room for `ids` more ids of about `bytes` bytes in all, so that the table does not grow
-    /// while it fills.
-    pub fn reserve(&mut self, ids: usize, bytes: usize) {
-        self.text.reserve(bytes.saturating_add(ids));
-        let want = (self.len + ids).saturating_mul(2).next_power_of_two();
-        if want > self.slots.len() {
-            self.rebuild(want);
+    /// Room for `ids` more ids without growth: a new table of that size unless the newest has
+    /// the room left (an empty newest table is replaced).
+    pub fn reserve(&mut self, ids: usize) {
+        let room = self
+            .tables
+            .last()
+            .map_or(0, |t| max_ids(t.slots.len()) - t.len);
+        if room >= ids {
+            return;
         }
+        if self.tables.last().is_some_and(|t| t.len == 0) {
+            self.tables.pop();
+        }
+        // The fewest slots that hold `ids` at a load of 0.8.
+        let slots = ids.saturating_add(ids / 4).saturating_add(1);
+        self.tables.push(Table::new(slots));
     }
 
     /// Loads the slots where these hashes start probing, so that the inserts that follow find
     /// them in cache; returns nothing useful (the loads only warm the cache).
     pub fn touch(&self, hashes: &[u64]) {
-        let Some(mask) = self.slots.len().checked_sub(1) else {
-            return;
-        };
         let mut any = 0u64;
-        for &h in hashes {
-            any ^= self.slots.get(h as usize & mask).copied().unwrap_or(0);
+        for t in &self.tables {
+            for &h in hashes {
+                any ^= t.slots.get(t.home(h)).copied().unwrap_or(0);
+            }
         }
         std::hint::black_box(any);
     }
 
     /// Adds `id`; false when it was already there.
     pub fn insert(&mut self, id: &str) -> bool {
-        self.insert_hashed(id, Self::hash(id))
-    }
-
-    /// `insert` with `hash` = `IdSet::hash(id)` already computed.
-    pub fn insert_hashed(&mut self, id: &str, hash: u64) -> bool {
-        if (self.len + 1) * 2 > self.slots.len() {
-            self.rebuild((self.slots.len() * 2).max(16));
+        let (print, half) = halves(id);
+        let Some((newest, older)) = self.tables.split_last_mut() else {
+            self.tables.push(Table::new(FIRST_SLOTS));
+            return self.insert(id);
+        };
+        if older.iter().any(|t| t.find(print, half).is_ok()) {
+            return false;
         }
-        let mask = self.slots.len() - 1;
-        let tag = hash >> PLACE_BITS;
-        let mut at = hash as usize & mask;
-        loop {
-            let slot = self.slots[at];
-            if slot == 0 {
-                break;
+        let at = match newest.find(print, half) {
+            Ok(_) => return false,
+            Err(at) if !newest.full() => at,
+            Err(_) => {
+                // As many slots again as all the tables together: the total doubles.
+                let total: usize = self.tables.iter().map(|t| t.slots.len()).sum();
+                self.tables.push(Table::new(total));
+                let Some(t) = self.tables.last_mut() else {
+                    return false;
+                };
+                let Err(at) = t.find(print, half) else {
+                    return false;
+                };
+                at
             }
-            if slot >> PLACE_BITS == tag && self.bytes_of(slot) == Some(id.as_bytes()) {
-                return false;
+        };
+        if let Some(t) = self.tables.last_mut() {
+            if let Some(slot) = t.slots.get_mut(at) {
+                *slot = print;
+                t.len += 1;
+                self.len += 1;
             }
-            at = (at + 1) & mask;
         }
-        let place = self.text.len() as u64 + 1;
-        let mut len = id.len();
-        while len >= 0x80 {
-            self.text.push((len & 0x7f) as u8 | 0x80);
-            len >>= 7;
-        }
-        self.text.push(len as u8);
-        self.text.extend_from_slice(id.as_bytes());
-        self.len += 1;
-        self.slots[at] = (tag << PLACE_BITS) | (place & PLACE_MASK);
         true
-    }
-
-    /// The bytes of the id a full slot points to.
-    fn bytes_of(&self, slot: u64) -> Option<&[u8]> {
-        let mut at = usize::try_from(slot & PLACE_MASK).ok()?.checked_sub(1)?;
-        let (mut len, mut shift) = (0usize, 0u32);
-        loop {
-            let b = *self.text.get(at)?;
-            at += 1;
-            len |= usize::from(b & 0x7f).checked_shl(shift)?;
-            if b < 0x80 {
-                break;
-            }
-            shift += 7;
-        }
-        self.text.get(at..at.checked_add(len)?)
-    }
-
-    /// Re-lays the table with `size` slots (a power of two).
-    fn rebuild(&mut self, size: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        let mask = size - 1;
-        for slot in old.into_iter().filter(|&s| s != 0) {
-            let Some(id) = self
-                .bytes_of(slot)
-                .and_then(|b| std::str::from_utf8(b).ok())
-            else {
-                continue;
-            };
-            let mut at = Self::hash(id) as usize & mask;
-            while self.slots[at] != 0 {
-                at = (at + 1) & mask;
-            }
-            self.slots[at] = slot;
-        }
     }
 
     /// How many distinct ids it holds.
@@ -142,24 +167,20 @@ impl IdSet {
         self.len == 0
     }
 
+    /// How many tables it has (one while the ids fit the first `reserve`); for measurements.
+    pub fn tables(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Bytes its tables take; for measurements.
+    pub fn bytes(&self) -> usize {
+        self.tables.iter().map(|t| t.slots.len() * 8).sum()
+    }
+
     /// Whether `id` is in the set.
     pub fn contains(&self, id: &str) -> bool {
-        let Some(mask) = self.slots.len().checked_sub(1) else {
-            return false;
-        };
-        let hash = Self::hash(id);
-        let tag = hash >> PLACE_BITS;
-        let mut at = hash as usize & mask;
-        loop {
-            let slot = self.slots[at];
-            if slot == 0 {
-                return false;
-            }
-            if slot >> PLACE_BITS == tag && self.bytes_of(slot) == Some(id.as_bytes()) {
-                return true;
-            }
-            at = (at + 1) & mask;
-        }
+        let (print, half) = halves(id);
+        self.tables.iter().any(|t| t.find(print, half).is_ok())
     }
 }
 
@@ -173,7 +194,8 @@ mod tests {
     fn second_insert_of_an_id_is_refused() {
         let mut s = IdSet::default();
         s.touch(&[IdSet::hash("a")]);
-        s.reserve(3, 3);
+        s.reserve(3);
+        s.touch(&[IdSet::hash("a")]);
         assert!(s.insert("a"));
         assert!(s.insert("ab"));
         assert!(s.insert(""));
@@ -181,11 +203,11 @@ mod tests {
         assert!(!s.insert(""));
         assert!(s.contains("ab") && !s.contains("b"));
         assert_eq!(s.len(), 3);
+        assert_eq!(s.tables(), 1);
     }
 
     #[test]
     fn prefixes_and_concatenations_stay_distinct() {
-        // Back to back, "ab" + "c" spell "abc": the stored bounds must keep them apart.
         let mut s = IdSet::default();
         assert!(s.insert("ab"));
         assert!(s.insert("c"));
@@ -194,8 +216,7 @@ mod tests {
     }
 
     #[test]
-    fn long_ids_keep_their_lengths() {
-        // Lengths of 128 bytes and more take two bytes or three in the string.
+    fn long_ids_are_told_apart() {
         let long: Vec<String> = [127, 128, 129, 300, 20_000]
             .iter()
             .map(|&n| "x".repeat(n))
@@ -211,19 +232,103 @@ mod tests {
         assert_eq!(s.len(), long.len());
     }
 
+    #[test]
+    fn a_right_reserve_keeps_one_table_at_ten_bytes_an_id() {
+        let mut s = IdSet::default();
+        s.reserve(100_000);
+        for i in 0..100_000 {
+            assert!(s.insert(&format!("item-{i}")));
+        }
+        assert_eq!((s.tables(), s.len()), (1, 100_000));
+        assert!(s.bytes() <= 100_000 * 10 + 16, "{}", s.bytes());
+        // One more id than reserved: a second table, as large as the first.
+        assert!(s.insert("one more"));
+        assert_eq!(s.tables(), 2);
+        assert!(s.bytes() <= 100_000 * 20 + 32, "{}", s.bytes());
+        for i in (0..100_000).step_by(997) {
+            assert!(!s.insert(&format!("item-{i}")));
+        }
+        assert!(!s.insert("one more") && s.contains("one more"));
+    }
+
+    #[test]
+    fn growth_doubles_the_slots_and_keeps_every_id() {
+        let mut s = IdSet::default();
+        s.reserve(1);
+        assert_eq!(s.bytes(), MIN_SLOTS * 8);
+        let ids: Vec<String> = (0..5000).map(|i| format!("{i:x}")).collect();
+        let mut last = s.bytes();
+        for id in &ids {
+            assert!(s.insert(id));
+            // No table is ever fuller than 4 in 5 slots, and a growth doubles the total.
+            assert!(
+                s.len() * 10 <= s.bytes(),
+                "{} ids in {} bytes",
+                s.len(),
+                s.bytes()
+            );
+            assert!(s.bytes() == last || s.bytes() == 2 * last);
+            last = s.bytes();
+        }
+        assert!(s.tables() > 5);
+        assert!(ids.iter().all(|id| s.contains(id) && !s.insert(id)));
+        assert_eq!(s.len(), ids.len());
+    }
+
+    #[test]
+    fn reserve_adds_room_and_replaces_an_empty_table() {
+        let mut s = IdSet::default();
+        s.reserve(10);
+        s.reserve(1000);
+        assert_eq!(s.tables(), 1, "the empty first table was replaced");
+        for i in 0..1000 {
+            s.insert(&i.to_string());
+        }
+        s.reserve(500);
+        s.reserve(400);
+        assert_eq!(s.tables(), 2, "room for 400 was left in the second");
+        for i in 0..500 {
+            assert!(s.insert(&format!("b{i}")));
+        }
+        assert_eq!(s.tables(), 2);
+        assert!(s.contains("999") && s.contains("b499") && !s.contains("b500"));
+    }
+
+    #[test]
+    fn touch_reads_every_table_without_changing_anything() {
+        let mut s = IdSet::default();
+        s.touch(&[1, 2, u64::MAX]);
+        s.reserve(2);
+        for i in 0..20 {
+            s.insert(&format!("{}", char::from(b'a' + i)));
+        }
+        assert!(s.tables() >= 2, "16 slots hold 12 ids");
+        let hashes: Vec<u64> = ["a", "z", ""].iter().map(|id| IdSet::hash(id)).collect();
+        s.touch(&hashes);
+        s.touch(&[0, u64::MAX]);
+        assert_eq!(s.len(), 20);
+        assert!(s.contains("a") && s.contains("t") && !s.contains("z"));
+    }
+
     proptest! {
         #[test]
-        fn agrees_with_a_hash_set(ids in proptest::collection::vec("[a-c]{0,3}", 0..200)) {
+        fn agrees_with_a_hash_set(
+            ids in proptest::collection::vec("[a-d]{0,4}", 0..400),
+            hint in proptest::option::of(0usize..40),
+        ) {
             let mut ours = IdSet::default();
+            if let Some(h) = hint {
+                ours.reserve(h);
+            }
             let mut std_set = HashSet::new();
             for id in &ids {
                 prop_assert_eq!(ours.insert(id), std_set.insert(id.clone()));
+                prop_assert_eq!(ours.len(), std_set.len());
             }
-            prop_assert_eq!(ours.len(), std_set.len());
             for id in &ids {
                 prop_assert!(ours.contains(id));
             }
-            prop_assert_eq!(ours.contains("d"), false);
+            prop_assert!(!ours.contains("e"));
         }
     }
 }

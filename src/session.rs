@@ -182,6 +182,7 @@ impl Session {
             return self.read_blocks(name, bytes, READ_BLOCK);
         }
         self.begin_file(name, &bytes[..bytes.len().min(formats::HEAD)]);
+        self.expect_lines(&bytes[..bytes.len().min(formats::HEAD)], bytes.len());
         self.feed(bytes);
         self.end_file();
     }
@@ -200,13 +201,22 @@ impl Session {
         let blocks = format == Some(formats::canonical::Canonical.name())
             && canonical_chunks::is_lines(head);
         if blocks {
-            // Room for the file's ids, guessed from its first lines, so the set never rehashes;
-            // at most 4M ids (64 MiB of slots), should the first lines be unlike the rest.
-            let lines = head.iter().filter(|&&b| b == b'\n').count().max(1);
-            let ids = (len / (head.len() / lines).max(16)).min(1 << 22);
-            self.state.seen.reserve(ids, ids * 12);
+            self.expect_lines(head, len);
         }
         blocks
+    }
+
+    /// Room in the seen-id set for the ids of the current file, of `len` bytes whose first are
+    /// `head`, guessed as one id a line from the first lines' length, so that the set keeps one
+    /// table (`IdSet`); at most 8M ids (80 MiB), should the first lines be unlike the rest.
+    /// Nothing for a file no format claimed.
+    pub fn expect_lines(&mut self, head: &[u8], len: usize) {
+        if self.reader.is_none() {
+            return;
+        }
+        let lines = head.iter().filter(|&&b| b == b'\n').count().max(1);
+        let ids = (len / (head.len() / lines).max(16)).min(1 << 23);
+        self.state.seen.reserve(ids);
     }
 
     /// Takes in one block of the current file as if its lines had been fed; `lines_before` is the

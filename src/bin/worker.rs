@@ -238,6 +238,8 @@ mod worker {
             if let Some(format) = format.filter(|f| size > WHOLE_FILE_CAP && !streams(f, &head)) {
                 return Err(Stop::TooBig(too_big(&name, size, format)));
             }
+            // The seen-id set sized from the file's size, as natively (issue 9's memory).
+            session.expect_lines(&head, size as usize);
             let mut at = 0.0;
             while at < size {
                 let end = (at + CHUNK).min(size);
