@@ -221,10 +221,16 @@ impl Session {
 
     /// Takes in one block of the current file as if its lines had been fed; `lines_before` is the
     /// number of lines of the file before the block. Blocks must come in file order.
-    pub fn replay(&mut self, block: Block, lines_before: u64) {
+    pub fn replay(&mut self, mut block: Block, lines_before: u64) {
+        self.replay_drain(&mut block, lines_before);
+    }
+
+    /// `replay`, leaving `block` empty with its lists' memory, to be filled again
+    /// (`canonical_chunks::read_block_into`).
+    pub fn replay_drain(&mut self, block: &mut Block, lines_before: u64) {
         let shift = |line: Option<u64>| line.map(|l| l + lines_before);
         let mut items = 0;
-        for event in block.events {
+        for event in block.events.drain(..) {
             match event {
                 Event::Item(mut item) => {
                     // The seen-id table's slots for the next items, loaded together (issue 9).

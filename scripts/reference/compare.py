@@ -12,6 +12,7 @@ Run it with the Python that has numpy and uncertainty-calibration (scripts/bench
 """
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -25,9 +26,14 @@ TOLERANCE = 1e-9
 
 
 def timed(cmd):
+    """Wall clock and CPU time (user + sys of the child) of one whole process, and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return time.perf_counter() - start, out
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out
 
 
 def disagreements(ours, ref):
@@ -55,17 +61,21 @@ def main():
     args = ap.parse_args()
     native_cmd = [args.scorelens, "score", args.file, "--json"]
     python_cmd = [sys.executable, str(HERE / "score_reference.py"), args.file]
-    native, python = [], []
+    native, python, native_cpu, python_cpu = [], [], [], []
     for i in range(args.runs):
-        t, ours = timed(native_cmd)
+        t, c, ours = timed(native_cmd)
         native.append(t)
-        t, ref = timed(python_cmd)
+        native_cpu.append(c)
+        t, c, ref = timed(python_cmd)
         python.append(t)
-        print(f"run {i + 1}: scorelens {native[-1]:.3f} s, python {python[-1]:.3f} s", flush=True)
+        python_cpu.append(c)
+        print(f"run {i + 1}: scorelens {native[-1]:.3f} s (cpu {native_cpu[-1]:.3f} s), "
+              f"python {python[-1]:.3f} s (cpu {python_cpu[-1]:.3f} s)", flush=True)
     bad = disagreements(json.loads(ours), json.loads(ref))
     for b in bad:
         print(f"DISAGREE {b}", file=sys.stderr)
     n, p = statistics.median(native), statistics.median(python)
+    nc, pc = statistics.median(native_cpu), statistics.median(python_cpu)
     result = {
         "file": args.file,
         "bytes": Path(args.file).stat().st_size,
@@ -76,12 +86,18 @@ def main():
         "scorelens_median_s": n,
         "python_median_s": p,
         "ratio": p / n,
+        # user + sys of each whole process: less distorted by other load than the wall clock
+        "scorelens_cpu_s": native_cpu,
+        "python_cpu_s": python_cpu,
+        "scorelens_cpu_median_s": nc,
+        "python_cpu_median_s": pc,
         "figures_agree": not bad,
         "command_native": " ".join(native_cmd),
         "command_python": "python " + " ".join(python_cmd[1:]),
     }
     print(f"scorelens median {n:.3f} s · python reference median {p:.3f} s · "
           f"ratio {p / n:.1f}x (median of {args.runs}, one run)")
+    print(f"cpu (user + sys): scorelens median {nc:.3f} s · python median {pc:.3f} s")
     print("figures agree" if not bad else f"{len(bad)} figures disagree")
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,7 @@
 //! into the session in file order, so items are scored, ids checked and warnings kept exactly as
 //! a one-core read does them (tests/parallel_blocks.rs).
 
-use scorelens::formats::canonical_chunks::{read_block, split, Block};
+use scorelens::formats::canonical_chunks::{read_block_into, split, Block};
 use scorelens::formats::lines::BOM;
 use scorelens::formats::HEAD;
 use scorelens::{BootstrapOptions, Error, Options, Report, Session};
@@ -48,7 +48,7 @@ pub fn read(session: &mut Session, name: &str, bytes: &[u8]) {
     }
     let mut blocks = split(bytes, size).into_iter();
     // Reading from memory cannot fail.
-    let _ = run(session, name, workers, move || {
+    let _ = run(session, name, workers, move |_: &mut Vec<Vec<u8>>| {
         Ok(blocks.next().map(Cow::Borrowed))
     });
 }
@@ -80,8 +80,8 @@ pub fn read_path(session: &mut Session, name: &str, path: &Path) -> io::Result<(
         size,
         end: false,
     };
-    run(session, name, workers, move || {
-        pieces.next().map(|p| p.map(Cow::Owned))
+    run(session, name, workers, move |spare: &mut Vec<Vec<u8>>| {
+        pieces.next(spare.pop()).map(|p| p.map(Cow::Owned))
     })
 }
 
@@ -95,11 +95,14 @@ struct Pieces {
 }
 
 impl Pieces {
-    fn next(&mut self) -> io::Result<Option<Vec<u8>>> {
+    /// The next piece, in `spare` (a buffer of an earlier piece, whose memory is reused) if given.
+    fn next(&mut self, spare: Option<Vec<u8>>) -> io::Result<Option<Vec<u8>>> {
         if self.end {
             return Ok(None);
         }
-        let mut buf = std::mem::take(&mut self.carry);
+        let mut buf = spare.unwrap_or_default();
+        buf.clear();
+        buf.extend_from_slice(&self.carry);
         loop {
             let before = buf.len();
             // One allocation: `read_to_end` alone would grow the buffer step by step, copying.
@@ -113,7 +116,8 @@ impl Pieces {
             }
             if let Some(nl) = memchr::memrchr(b'\n', &buf[before..]) {
                 let cut = before + nl + 1;
-                self.carry = buf[cut..].to_vec();
+                self.carry.clear();
+                self.carry.extend_from_slice(&buf[cut..]);
                 buf.truncate(cut);
                 return Ok(Some(buf));
             }
@@ -128,13 +132,16 @@ struct Feed<F> {
     replayed: usize,
     done: bool,
     error: Option<io::Error>,
+    /// Blocks replayed and pieces parsed, kept for their memory (at most the window's worth).
+    spare_blocks: Vec<Block>,
+    spare_pieces: Vec<Vec<u8>>,
 }
 
 /// Parses the blocks `next_block` gives on `workers` threads and replays them in order, then
 /// ends the file; the first read error stops the run and is returned.
 fn run<'a, F>(session: &mut Session, name: &str, workers: usize, next_block: F) -> io::Result<()>
 where
-    F: FnMut() -> io::Result<Option<Cow<'a, [u8]>>> + Send,
+    F: FnMut(&mut Vec<Vec<u8>>) -> io::Result<Option<Cow<'a, [u8]>>> + Send,
 {
     let window = AHEAD * workers;
     let shared = (
@@ -144,6 +151,8 @@ where
             replayed: 0,
             done: false,
             error: None,
+            spare_blocks: Vec::new(),
+            spare_pieces: Vec::new(),
         }),
         Condvar::new(),
     );
@@ -151,19 +160,23 @@ where
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let (tx, shared) = (tx.clone(), &shared);
+            let mut parsed: Option<Vec<u8>> = None;
             scope.spawn(move || loop {
-                let (i, part) = {
+                let (i, part, mut block) = {
                     let mut feed = shared.0.lock().unwrap_or_else(|e| e.into_inner());
+                    feed.spare_pieces.extend(parsed.take());
                     while !feed.done && feed.next >= feed.replayed + window {
                         feed = shared.1.wait(feed).unwrap_or_else(|e| e.into_inner());
                     }
                     if feed.done {
                         break;
                     }
-                    match (feed.next_block)() {
+                    let feed = &mut *feed;
+                    match (feed.next_block)(&mut feed.spare_pieces) {
                         Ok(Some(part)) => {
                             feed.next += 1;
-                            (feed.next - 1, part)
+                            let block = feed.spare_blocks.pop().unwrap_or_default();
+                            (feed.next - 1, part, block)
                         }
                         Ok(None) => {
                             feed.done = true;
@@ -176,7 +189,11 @@ where
                         }
                     }
                 };
-                if tx.send((i, read_block(name, &part))).is_err() {
+                read_block_into(name, &part, &mut block);
+                if let Cow::Owned(piece) = part {
+                    parsed = Some(piece);
+                }
+                if tx.send((i, block)).is_err() {
                     break;
                 }
             });
@@ -186,12 +203,15 @@ where
         let mut waiting = BTreeMap::new();
         for (i, block) in rx {
             waiting.insert(i, block);
-            while let Some(block) = waiting.remove(&want) {
+            while let Some(mut block) = waiting.remove(&want) {
                 let lines = block.lines;
-                session.replay(block, before);
+                session.replay_drain(&mut block, before);
                 before += lines;
                 want += 1;
-                shared.0.lock().unwrap_or_else(|e| e.into_inner()).replayed = want;
+                let mut feed = shared.0.lock().unwrap_or_else(|e| e.into_inner());
+                feed.replayed = want;
+                feed.spare_blocks.push(block);
+                drop(feed);
                 shared.1.notify_all();
             }
         }

@@ -62,10 +62,22 @@ pub fn split(bytes: &[u8], size: usize) -> Vec<&[u8]> {
 
 /// Reads one block of whole lines of the canonical file `file`.
 pub fn read_block(file: &str, block: &[u8]) -> Block {
+    let mut out = Block::default();
+    read_block_into(file, block, &mut out);
+    out
+}
+
+/// `read_block` into `out`, whose lists are emptied first and keep their memory: the CLI hands
+/// the blocks it has replayed back to the workers, so that each block's lists are not allocated
+/// (and their pages faulted in) afresh (issue 9).
+pub fn read_block_into(file: &str, block: &[u8], out: &mut Block) {
     // Room for the block's items at about 100 bytes a line, so that the events (some 200 bytes
     // each) are not copied as the list grows.
+    let mut events = std::mem::take(&mut out.events);
+    events.clear();
+    events.reserve(block.len() / 100 + 1);
     let mut rec = Recorder {
-        events: Vec::with_capacity(block.len() / 100 + 1),
+        events,
         shelf: Shelf::default(),
     };
     let mut labels = Labels::default();
@@ -81,16 +93,15 @@ pub fn read_block(file: &str, block: &[u8]) -> Block {
         read_line(file, &mut labels, line, text, &mut rec);
         rest = tail;
     }
-    let mut id_hashes = Vec::with_capacity(rec.events.len());
-    id_hashes.extend(rec.events.iter().filter_map(|e| match e {
-        Event::Item(item) => Some(IdSet::hash(&item.id)),
-        _ => None,
-    }));
-    Block {
-        events: rec.events,
-        lines: line,
-        id_hashes,
-    }
+    out.id_hashes.clear();
+    out.id_hashes.reserve(rec.events.len());
+    out.id_hashes
+        .extend(rec.events.iter().filter_map(|e| match e {
+            Event::Item(item) => Some(IdSet::hash(&item.id)),
+            _ => None,
+        }));
+    out.events = rec.events;
+    out.lines = line;
 }
 
 /// A sink that keeps what it is given.

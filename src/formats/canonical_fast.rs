@@ -40,6 +40,12 @@ struct Line<'a> {
     used: usize,
 }
 
+/// 10^0 ..= 10^22, every one exact in an f64.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
 /// A range of a pool.
 type Span = (usize, usize);
 
@@ -206,9 +212,13 @@ impl<'a> Cur<'a> {
         self.ws();
         let bytes = self.text.as_bytes();
         let start = self.at;
-        let mut i = start + usize::from(bytes.get(start) == Some(&b'-'));
+        let negative = bytes.get(start) == Some(&b'-');
+        let mut i = start + usize::from(negative);
         let int_start = i;
-        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        // The digits read as one integer, while it stays exact (at most 19 digits in a u64).
+        let mut mantissa = 0u64;
+        while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_digit()) {
+            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
             i += 1;
         }
         let int_digits = i - int_start;
@@ -217,13 +227,16 @@ impl<'a> Cur<'a> {
             return None;
         }
         let fraction = bytes.get(i) == Some(&b'.');
+        let mut frac_digits = 0;
         if fraction {
             i += 1;
             let frac_start = i;
-            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_digit()) {
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
                 i += 1;
             }
-            if i == frac_start {
+            frac_digits = i - frac_start;
+            if frac_digits == 0 {
                 return None;
             }
         }
@@ -231,15 +244,21 @@ impl<'a> Cur<'a> {
             return None;
         }
         self.at = i;
-        let digits = self.text.get(start..i)?;
-        if fraction {
-            digits.parse::<f64>().ok()
-        } else if digits == "-0" {
-            // serde_json reads `-0` as the float -0.0, other integers as i64.
-            None
-        } else {
-            digits.parse::<i64>().ok().map(|n| n as f64)
+        if !fraction {
+            // serde_json reads `-0` as the float -0.0, other integers as i64 (18 digits fit).
+            if negative && mantissa == 0 {
+                return None;
+            }
+            let n = mantissa as i64;
+            return Some(if negative { -n } else { n } as f64);
         }
+        if int_digits + frac_digits <= 15 && frac_digits < POW10.len() {
+            // Both operands exact (the mantissa < 10^15 < 2^53, 10^k for k <= 22), so the one
+            // division is the correctly rounded value, as serde_json's float_roundtrip gives it.
+            let x = mantissa as f64 / POW10[frac_digits];
+            return Some(if negative { -x } else { x });
+        }
+        self.text.get(start..i)?.parse::<f64>().ok()
     }
 
     /// A list of plain strings, into `pool`: its span.
@@ -384,6 +403,11 @@ mod tests {
             "1.7976931348623157",
             "0.000001",
             "2.2250738585072014",
+            "-0.0",
+            "0.0338",
+            "999999999999999.9",
+            "0.1234567890123456789012345",
+            "9007199254740993.5",
         ] {
             let mut c = Cur { text: s, at: 0 };
             let ours = c.number().expect(s);
@@ -393,6 +417,35 @@ mod tests {
         for s in ["01", "-", "1.", ".5", "1e5", "1234567890123456789", "-0"] {
             let mut c = Cur { text: s, at: 0 };
             assert!(c.number().is_none() || c.at != s.len(), "{s}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// Short decimals (the division path) and long ones (the general parse) give the bits
+        /// serde_json gives (float_roundtrip: correctly rounded).
+        #[test]
+        fn decimals_read_as_serde_json_reads_them(
+            negative: bool,
+            int in proptest::prop_oneof![0u64..10, 0u64..1_000_000, 0u64..1_000_000_000_000_000_000],
+            frac in "[0-9]{1,24}",
+        ) {
+            let s = format!("{}{int}.{frac}", if negative { "-" } else { "" });
+            let mut c = Cur { text: &s, at: 0 };
+            let ours = c.number();
+            let theirs: f64 = serde_json::from_str(&s).unwrap();
+            proptest::prop_assert_eq!(c.at, s.len());
+            proptest::prop_assert_eq!(ours.map(f64::to_bits), Some(theirs.to_bits()), "{}", s);
+        }
+
+        /// Integers: as i64, then as f64.
+        #[test]
+        fn integers_read_as_serde_json_reads_them(n in -999_999_999_999_999_999i64..=999_999_999_999_999_999) {
+            let s = n.to_string();
+            let mut c = Cur { text: &s, at: 0 };
+            let theirs: f64 = serde_json::from_str(&s).unwrap();
+            proptest::prop_assert_eq!(c.number().map(f64::to_bits), Some(theirs.to_bits()));
         }
     }
 }

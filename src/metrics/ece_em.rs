@@ -57,7 +57,7 @@ impl Values {
                 let mut owned = Vec::with_capacity(self.len());
                 owned.extend(self.iter());
                 if !owned.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
-                    owned.sort_unstable_by(f64::total_cmp);
+                    sort_values(&mut owned);
                 }
                 Cow::Owned(owned)
             }
@@ -234,13 +234,24 @@ pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
     Some(ece)
 }
 
+/// Sorts by `f64::total_cmp`, a total order, so the result is the one sorted sequence however
+/// it is reached: natively a long list is sorted on every core (issue 9), in wasm on the one.
+fn sort_values(v: &mut [f64]) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if v.len() >= 1 << 16 {
+        use rayon::slice::ParallelSliceMut;
+        return v.par_sort_unstable_by(f64::total_cmp);
+    }
+    v.sort_unstable_by(f64::total_cmp);
+}
+
 /// The values in ascending order: borrowed when they already are, else a sorted copy.
 fn sorted(v: &[f64]) -> Cow<'_, [f64]> {
     if v.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
         Cow::Borrowed(v)
     } else {
         let mut owned = v.to_vec();
-        owned.sort_unstable_by(f64::total_cmp);
+        sort_values(&mut owned);
         Cow::Owned(owned)
     }
 }
