@@ -126,6 +126,8 @@ fn main() {
         mass.add(((i * 7919) % 10007) as f64 / 10007.0, i % 3 == 0);
     }
     let held = LIVE.load(Relaxed) - base;
+    // As `Session::finish_sampled`: sorted in place first.
+    mass.settle();
     let ece = mass.ece();
     let peak = PEAK.load(Relaxed) - base;
     drop(mass);

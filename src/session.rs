@@ -341,7 +341,8 @@ impl Session {
         // With no item the scorer was never made; the files' benchmark still picks the profile.
         let named = s.ctx.benchmark.as_deref().and_then(Profile::parse);
         let profile = s.chosen.or(named).unwrap_or_else(Profile::generic);
-        let scorer = s.scorer.unwrap_or_else(|| Scorer::new(profile));
+        let mut scorer = s.scorer.unwrap_or_else(|| Scorer::new(profile));
+        scorer.settle();
         let mut explorer = s.explorer;
         if let Some(e) = explorer.as_mut() {
             // From the scorer's own lists: the explorer keeps no copy of the confidences.

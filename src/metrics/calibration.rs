@@ -121,6 +121,11 @@ impl Calibration {
         self.mass.merge(other.mass);
     }
 
+    /// Sorts the equal-mass lists in place, at the end of a run (`EqualMass::settle`).
+    pub fn settle(&mut self) {
+        self.mass.settle();
+    }
+
     /// The equal-mass bins of every item added, as the reliability diagram draws them (the
     /// explorer takes them at the end of a run instead of keeping a copy of the confidences).
     pub fn mass_bins(&self) -> Vec<BinReport> {

@@ -4,7 +4,10 @@
 //! `f64` lists, the confidences of right and of wrong answers, 8 bytes an item with no flag. A
 //! list past `CHUNK` values grows in blocks of exactly that many, never by doubling: a run of
 //! millions of items keeps 8 bytes an item, not up to 16, and never copies the whole list to grow
-//! it (issue 9, the browser's memory).
+//! it (issue 9, the browser's memory). At the end of a run `settle` sorts the lists where they
+//! are (each block, then runs of blocks merged two by two into fresh blocks while the read ones
+//! are freed), so the figures and the bins walk them without a sorted copy: a few blocks more
+//! than the list at the peak, not twice the list.
 
 use super::ece::BinReport;
 use super::intervals::clopper_pearson;
@@ -47,21 +50,103 @@ impl Values {
         self.blocks.iter().flatten().copied()
     }
 
-    /// The values in ascending order: borrowed when they are one block already sorted, else a
-    /// copy of exactly their size, sorted.
-    fn sorted(&self) -> Cow<'_, [f64]> {
-        match self.blocks.as_slice() {
-            [] => Cow::Borrowed(&[]),
-            [one] => sorted(one),
-            _ => {
-                let mut owned = Vec::with_capacity(self.len());
-                owned.extend(self.iter());
-                if !owned.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
-                    sort_values(&mut owned);
-                }
-                Cow::Owned(owned)
+    fn is_sorted(&self) -> bool {
+        let mut last = f64::NEG_INFINITY;
+        self.iter().all(|v| {
+            let ok = last.total_cmp(&v).is_le();
+            last = v;
+            ok
+        })
+    }
+
+    /// The values in ascending order, as blocks: borrowed when they are already (`settle`, or
+    /// added in order as the bootstrap's replay does), else one sorted copy of exactly their size.
+    fn sorted(&self) -> Cow<'_, [Vec<f64>]> {
+        if self.is_sorted() {
+            return Cow::Borrowed(&self.blocks);
+        }
+        let mut owned = Vec::with_capacity(self.len());
+        owned.extend(self.iter());
+        sort_values(&mut owned);
+        Cow::Owned(vec![owned])
+    }
+
+    /// Sorts the values in place: each block, then runs of blocks merged two by two.
+    fn settle(&mut self) {
+        if self.is_sorted() {
+            return;
+        }
+        let mut runs: std::collections::VecDeque<Vec<Vec<f64>>> = self
+            .blocks
+            .drain(..)
+            .map(|mut b| {
+                sort_values(&mut b);
+                vec![b]
+            })
+            .collect();
+        while runs.len() > 1 {
+            if let (Some(a), Some(b)) = (runs.pop_front(), runs.pop_front()) {
+                runs.push_back(merge_runs(a, b));
             }
         }
+        self.blocks = runs.pop_front().unwrap_or_default();
+    }
+}
+
+/// Merges two sorted runs of blocks into blocks of `CHUNK` values, freeing each block read.
+fn merge_runs(a: Vec<Vec<f64>>, b: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
+    let mut out = Vec::new();
+    let mut block = Vec::with_capacity(CHUNK);
+    let (mut a, mut b) = (Run::new(a), Run::new(b));
+    loop {
+        let take_a = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.total_cmp(&y).is_le(),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        let v = if take_a { a.take() } else { b.take() };
+        block.push(v);
+        if block.len() == CHUNK {
+            out.push(std::mem::replace(&mut block, Vec::with_capacity(CHUNK)));
+        }
+    }
+    if !block.is_empty() {
+        block.shrink_to_fit();
+        out.push(block);
+    }
+    out
+}
+
+/// A sorted run of blocks read from the front; a block is dropped once read.
+struct Run {
+    blocks: std::vec::IntoIter<Vec<f64>>,
+    current: Vec<f64>,
+    at: usize,
+}
+
+impl Run {
+    fn new(blocks: Vec<Vec<f64>>) -> Self {
+        Run {
+            blocks: blocks.into_iter(),
+            current: Vec::new(),
+            at: 0,
+        }
+    }
+
+    fn peek(&mut self) -> Option<f64> {
+        while self.at >= self.current.len() {
+            self.current = self.blocks.next()?;
+            self.at = 0;
+        }
+        self.current.get(self.at).copied()
+    }
+
+    /// The value `peek` gave, and the next one after it.
+    fn take(&mut self) -> f64 {
+        let v = self.current.get(self.at).copied().unwrap_or(f64::NAN);
+        self.at += 1;
+        v
     }
 }
 
@@ -98,6 +183,13 @@ impl EqualMass {
 
     pub fn count(&self) -> usize {
         self.right.len() + self.wrong.len()
+    }
+
+    /// Sorts the lists in place (at the end of a run), so that `ece` and `bins` need no sorted
+    /// copy of them; the figures stay the same, bit for bit.
+    pub fn settle(&mut self) {
+        self.right.settle();
+        self.wrong.settle();
     }
 
     /// The ECE; None when there is no item.
@@ -150,13 +242,13 @@ impl EqualMass {
         if self.count() == 0 {
             return None;
         }
-        // Values added in ascending order (the bootstrap's replay) need no sorted copy.
+        // Values settled, or added in ascending order (the bootstrap's replay), need no copy.
         let (right, wrong) = (self.right.sorted(), self.wrong.sorted());
-        let edges = boundaries(&right, &wrong);
+        let edges = boundaries(&right, &wrong, self.count());
         let mut sums = vec![(0u64, 0.0f64, 0u64); edges.len()];
         for (values, correct) in [(&*right, 1u64), (&*wrong, 0u64)] {
             let mut b = 0;
-            for &v in values.iter() {
+            for &v in values.iter().flatten() {
                 // First boundary >= v (numpy's searchsorted, side "left"); values are sorted.
                 while b + 1 < edges.len() && edges[b] < v {
                     b += 1;
@@ -245,21 +337,9 @@ fn sort_values(v: &mut [f64]) {
     v.sort_unstable_by(f64::total_cmp);
 }
 
-/// The values in ascending order: borrowed when they already are, else a sorted copy.
-fn sorted(v: &[f64]) -> Cow<'_, [f64]> {
-    if v.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
-        Cow::Borrowed(v)
-    } else {
-        let mut owned = v.to_vec();
-        sort_values(&mut owned);
-        Cow::Owned(owned)
-    }
-}
-
 /// The upper bin boundaries: midpoints between `numpy.array_split` chunks of the sorted values,
 /// then 1.0, de-duplicated and sorted.
-fn boundaries(right: &[f64], wrong: &[f64]) -> Vec<f64> {
-    let n = right.len() + wrong.len();
+fn boundaries(right: &[Vec<f64>], wrong: &[Vec<f64>], n: usize) -> Vec<f64> {
     let chunks = BINS.min(n);
     let (base, extra) = (n / chunks, n % chunks);
     // Indices (in merged sorted order) of the last item of each chunk but the final one.
@@ -288,19 +368,22 @@ fn boundaries(right: &[f64], wrong: &[f64]) -> Vec<f64> {
     edges
 }
 
-/// Walks two sorted slices as one sorted sequence.
+/// Walks two sorted lists of blocks as one sorted sequence.
 struct Merged<'a> {
-    a: &'a [f64],
-    b: &'a [f64],
+    a: std::iter::Peekable<std::iter::Copied<std::iter::Flatten<std::slice::Iter<'a, Vec<f64>>>>>,
+    b: std::iter::Peekable<std::iter::Copied<std::iter::Flatten<std::slice::Iter<'a, Vec<f64>>>>>,
 }
 
 impl<'a> Merged<'a> {
-    fn new(a: &'a [f64], b: &'a [f64]) -> Self {
-        Merged { a, b }
+    fn new(a: &'a [Vec<f64>], b: &'a [Vec<f64>]) -> Self {
+        Merged {
+            a: a.iter().flatten().copied().peekable(),
+            b: b.iter().flatten().copied().peekable(),
+        }
     }
 
-    fn peek(&self) -> Option<f64> {
-        match (self.a.first(), self.b.first()) {
+    fn peek(&mut self) -> Option<f64> {
+        match (self.a.peek(), self.b.peek()) {
             (Some(&x), Some(&y)) => Some(x.min(y)),
             (Some(&x), None) | (None, Some(&x)) => Some(x),
             (None, None) => None,
@@ -308,16 +391,17 @@ impl<'a> Merged<'a> {
     }
 
     fn next(&mut self) -> Option<f64> {
-        let take_a = match (self.a.first(), self.b.first()) {
+        let take_a = match (self.a.peek(), self.b.peek()) {
             (Some(x), Some(y)) => x <= y,
             (Some(_), None) => true,
             (None, Some(_)) => false,
             (None, None) => return None,
         };
-        let side = if take_a { &mut self.a } else { &mut self.b };
-        let v = side[0];
-        *side = &side[1..];
-        Some(v)
+        if take_a {
+            self.a.next()
+        } else {
+            self.b.next()
+        }
     }
 }
 
@@ -411,6 +495,47 @@ mod tests {
             .sum();
         assert!((ece - e.ece().unwrap()).abs() < 1e-15);
         assert!(EqualMass::default().bins().is_empty());
+    }
+
+    #[test]
+    fn settling_in_place_changes_no_figure() {
+        // Lists of one block, of just over one, and of several, scrambled with repeats, in
+        // order and in reverse; -0.0 and 0.0 both present.
+        for (n, order) in [
+            (1, 0),
+            (65_537, 0),
+            (300_000, 0),
+            (200_000, 1),
+            (200_000, 2),
+        ] {
+            let mut e = EqualMass::default();
+            for i in 0..n as u64 {
+                let k = match order {
+                    0 => (i * 7919) % 100_003,
+                    1 => i / 2,
+                    _ => n as u64 - i / 2,
+                };
+                let v = if k == 5 { -0.0 } else { k as f64 / 400_003.0 };
+                e.add(v, i % 3 != 0);
+            }
+            let (ece, bins) = (e.ece(), e.bins());
+            let mut settled = e.clone();
+            settled.settle();
+            for (list, before) in [(&settled.right, &e.right), (&settled.wrong, &e.wrong)] {
+                assert!(list.is_sorted() && matches!(list.sorted(), Cow::Borrowed(_)));
+                assert!(list.blocks.iter().all(|b| b.len() <= CHUNK));
+                assert_eq!(list.blocks.len(), list.len().div_ceil(CHUNK));
+                let mut want: Vec<u64> = before.iter().map(f64::to_bits).collect();
+                want.sort_unstable_by(|a, b| f64::from_bits(*a).total_cmp(&f64::from_bits(*b)));
+                assert!(list.iter().map(f64::to_bits).eq(want), "{n} {order}");
+            }
+            assert_eq!(
+                settled.ece().map(f64::to_bits),
+                ece.map(f64::to_bits),
+                "{n}"
+            );
+            assert_eq!(format!("{:?}", settled.bins()), format!("{bins:?}"), "{n}");
+        }
     }
 
     #[test]

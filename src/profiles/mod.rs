@@ -136,6 +136,13 @@ impl Scorer {
         true
     }
 
+    /// Sorts the equal-mass lists in place once no item will come: `finish` and `mass_bins` then
+    /// need no sorted copy of them (`EqualMass::settle`; the browser's peak memory, issue 9).
+    pub fn settle(&mut self) {
+        self.summary.conditioning.settle();
+        self.summary.mixing.settle();
+    }
+
     /// The equal-mass bins of every admitted item under `mode` (`Calibration::mass_bins`).
     pub fn mass_bins(&self, mode: crate::items::Mode) -> Vec<crate::metrics::ece::BinReport> {
         match mode {
