@@ -40,6 +40,19 @@ struct Line<'a> {
     used: usize,
 }
 
+/// The bytes that end a plain string's scan: the quote, a backslash, a control character.
+static STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
 /// 10^0 ..= 10^22, every one exact in an f64.
 const POW10: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
@@ -115,7 +128,7 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
         }
     };
     let gold_label = l.gold?;
-    let gold = options.iter().position(|o| o == gold_label)?;
+    let gold = position(&options, gold_label)?;
     let (source, numbers) = match (l.probs, l.logprobs, l.loglikelihoods) {
         (Some(p), _, _) => (Source::Probs, Some(p)),
         (None, Some(p), _) => (Source::Logprobs, Some(p)),
@@ -127,8 +140,10 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
         Some(nums) => {
             let mut values = [None; MAX];
             let values = &mut values[..options.len()];
-            for &(k, x) in l.numbers.get(nums.0..nums.1)? {
-                if let Some(i) = options.iter().position(|o| o == k) {
+            for (j, &(k, x)) in l.numbers.get(nums.0..nums.1)?.iter().enumerate() {
+                // Most files list the numbers in the options' order: try that place first.
+                let here = options.get(j).filter(|o| same(o, k)).map(|_| j);
+                if let Some(i) = here.or_else(|| position(&options, k)) {
                     if values[i].replace(x).is_some() {
                         return None;
                     }
@@ -139,7 +154,7 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
     };
     let answer = match l.answer {
         None => probs.as_ref().map(|p| p.argmax()),
-        Some(a) => options.iter().position(|o| o == a),
+        Some(a) => position(&options, a),
     };
     Some(Item {
         id: id.to_string(),
@@ -157,6 +172,30 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
             probs,
         }),
     })
+}
+
+/// Whether two strings are equal; a short one compared in registers, not by a call to `bcmp`
+/// (labels are mostly a letter or two, compared several times a line: issue 9).
+#[inline]
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 8 {
+        return a == b;
+    }
+    let word = |s: &[u8]| {
+        s.iter()
+            .enumerate()
+            .fold(0u64, |w, (i, &c)| w | u64::from(c) << (8 * i))
+    };
+    word(a) == word(b)
+}
+
+/// Where `label` is among `options`.
+fn position(options: &[String], label: &str) -> Option<usize> {
+    options.iter().position(|o| same(o, label))
 }
 
 /// An optional keyword: `None` (decline) when it is present but unknown, which the general
@@ -196,9 +235,7 @@ impl<'a> Cur<'a> {
         self.eat(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.at;
-        let len = bytes[start..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let len = bytes[start..].iter().position(|&b| STOPS[usize::from(b)])?;
         if bytes[start + len] != b'"' {
             return None;
         }
@@ -437,6 +474,13 @@ mod tests {
             let theirs: f64 = serde_json::from_str(&s).unwrap();
             proptest::prop_assert_eq!(c.at, s.len());
             proptest::prop_assert_eq!(ours.map(f64::to_bits), Some(theirs.to_bits()), "{}", s);
+        }
+
+        /// `same` is string equality, for short strings (compared as words) and long ones.
+        #[test]
+        fn same_is_equality(a in "[ab\\x00é]{0,10}", b in "[ab\\x00é]{0,10}") {
+            proptest::prop_assert_eq!(same(&a, &b), a == b);
+            proptest::prop_assert!(same(&a, &a.clone()));
         }
 
         /// Integers: as i64, then as f64.

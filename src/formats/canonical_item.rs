@@ -99,7 +99,11 @@ impl Labels {
     /// The last list, when `xs` spells exactly it (for the fast path's plain strings).
     pub(crate) fn reuse_strs(&self, xs: &[&str]) -> Option<Arc<[String]>> {
         let last = self.last.as_ref()?;
-        let same = last.len() == xs.len() && xs.iter().zip(last.iter()).all(|(x, l)| x == l);
+        let same = last.len() == xs.len()
+            && xs
+                .iter()
+                .zip(last.iter())
+                .all(|(x, l)| super::canonical_fast::same(x, l));
         same.then(|| last.clone())
     }
 
