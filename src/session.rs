@@ -222,17 +222,18 @@ impl Session {
     /// Takes in one block of the current file as if its lines had been fed; `lines_before` is the
     /// number of lines of the file before the block. Blocks must come in file order.
     pub fn replay(&mut self, mut block: Block, lines_before: u64) {
-        self.replay_drain(&mut block, lines_before);
+        self.replay_in_place(&mut block, lines_before);
     }
 
-    /// `replay`, leaving `block` empty with its lists' memory, to be filled again
-    /// (`canonical_chunks::read_block_into`).
-    pub fn replay_drain(&mut self, block: &mut Block, lines_before: u64) {
+    /// `replay`, leaving the events in `block`: the CLI hands it back to a worker, which frees
+    /// the items it allocated and fills the lists again (`canonical_chunks::read_block_into`).
+    pub fn replay_in_place(&mut self, block: &mut Block, lines_before: u64) {
         let shift = |line: Option<u64>| line.map(|l| l + lines_before);
         let mut items = 0;
-        for event in block.events.drain(..) {
+        // In place: an item is not moved out of the list to be scored (issue 9).
+        for event in block.events.iter_mut() {
             match event {
-                Event::Item(mut item) => {
+                Event::Item(item) => {
                     // The seen-id table's slots for the next items, loaded together (issue 9).
                     if items % TOUCH == 0 {
                         let next = block.id_hashes.get(items..).unwrap_or_default();
@@ -240,17 +241,18 @@ impl Session {
                     }
                     items += 1;
                     item.line = shift(item.line);
-                    self.state.item(item);
+                    self.state.add(None, item);
                 }
-                Event::Skip(mut w) => {
+                // Rare (a line skipped or noted): a copy is kept.
+                Event::Skip(w) => {
                     w.line = shift(w.line);
-                    self.state.skip(w);
+                    self.state.skip(w.clone());
                 }
-                Event::Warn(mut w) => {
+                Event::Warn(w) => {
                     w.line = shift(w.line);
-                    self.state.warn(w);
+                    self.state.warn(w.clone());
                 }
-                Event::Meta(key, value) => self.state.meta(key, &value),
+                Event::Meta(key, value) => self.state.meta(*key, value),
             }
         }
     }
@@ -381,8 +383,8 @@ impl State {
     }
 
     /// Scores one item of `file` (`None`: the file being read), unless its id was seen before.
-    fn add(&mut self, file: Option<&str>, item: Item) {
-        if let Some(why) = crate::item_check::inconsistency(&item) {
+    fn add(&mut self, file: Option<&str>, item: &mut Item) {
+        if let Some(why) = crate::item_check::inconsistency(item) {
             let why = format!(
                 "item `{}` is inconsistent as read ({why}); skipped",
                 item.id
@@ -404,7 +406,7 @@ impl State {
         }
         let mut sample = self.sample.take();
         let (cap, mut dropped) = (self.sample_cap, self.sample_dropped);
-        self.scorer().update_seen(item, |i| {
+        self.scorer().update_seen_in(item, |i| {
             if let Some(e) = explorer.as_mut() {
                 e.add(i);
             }
@@ -468,12 +470,12 @@ impl State {
 }
 
 impl Sink for State {
-    fn item(&mut self, item: Item) {
-        self.add(None, item);
+    fn item(&mut self, mut item: Item) {
+        self.add(None, &mut item);
     }
 
-    fn item_in(&mut self, file: &str, item: Item) {
-        self.add(Some(file), item);
+    fn item_in(&mut self, file: &str, mut item: Item) {
+        self.add(Some(file), &mut item);
     }
 
     fn skip(&mut self, warning: Warning) {

@@ -205,7 +205,7 @@ where
             waiting.insert(i, block);
             while let Some(mut block) = waiting.remove(&want) {
                 let lines = block.lines;
-                session.replay_drain(&mut block, before);
+                session.replay_in_place(&mut block, before);
                 before += lines;
                 want += 1;
                 let mut feed = shared.0.lock().unwrap_or_else(|e| e.into_inner());

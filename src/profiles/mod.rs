@@ -127,12 +127,18 @@ impl Scorer {
 
     /// Like `update`, and shows the admitted item, as the profile rewrote it, to `seen`.
     pub fn update_seen(&mut self, mut item: Item, seen: impl FnOnce(&Item)) -> bool {
-        if !self.rules.admit(&mut item) {
+        self.update_seen_in(&mut item, seen)
+    }
+
+    /// `update_seen` of an item that stays where it is: the CLI's replay scores each item in its
+    /// block's list, and the worker that allocated it frees it (issue 9).
+    pub fn update_seen_in(&mut self, item: &mut Item, seen: impl FnOnce(&Item)) -> bool {
+        if !self.rules.admit(item) {
             return false;
         }
-        self.summary.update(&item);
-        self.rules.update(&item);
-        seen(&item);
+        self.summary.update(item);
+        self.rules.update(item);
+        seen(item);
         true
     }
 
