@@ -218,9 +218,10 @@ mod worker {
         Ok(JsFuture::from(blob.array_buffer()))
     }
 
-    /// Waits for a slice and copies it into `into`, whose room is reused from slice to slice,
-    /// then detaches the slice's ArrayBuffer: its memory is freed now rather than at the next
-    /// garbage collection (the worker's JS heap held some 14 slices on a 1 GB file, issue 9).
+    /// Waits for a slice and copies it into `into`, whose room is reused from slice to slice. The
+    /// slice's ArrayBuffer is left to the collector: detaching it at once (`transfer(0)`) cut the
+    /// worker's JS heap on 1 GB from ~100 to 8 MiB but raised the tab's private memory by ~80 MB,
+    /// the garbage collector then running less often (docs/performance.md, issue 9).
     async fn copy_read(read: JsFuture, into: &mut Vec<u8>) -> Result<(), Stop> {
         let buf: js_sys::ArrayBuffer = read
             .await
@@ -229,8 +230,6 @@ mod worker {
         let view = js_sys::Uint8Array::new(&buf);
         into.resize(view.length() as usize, 0);
         view.copy_to(into);
-        // A browser without `ArrayBuffer.prototype.transfer` leaves the slice to the collector.
-        let _ = buf.transfer_with_length(0);
         Ok(())
     }
 
