@@ -47,8 +47,15 @@ impl Table {
         }
     }
 
+    /// The home slot: the top 32 bits of `half` scaled to the table (64-bit arithmetic: wasm has
+    /// no 64x64-bit product, a `u128` one is a library call).
     fn home(&self, half: u64) -> usize {
-        ((u128::from(half) * self.slots.len() as u128) >> 64) as usize
+        let n = self.slots.len() as u64;
+        if n <= u64::from(u32::MAX) {
+            (((half >> 32) * n) >> 32) as usize
+        } else {
+            ((u128::from(half) * u128::from(n)) >> 64) as usize
+        }
     }
 
     /// Where the probe for `print` from `home` ends: `Ok` at its slot, `Err` at the first empty one.
@@ -308,6 +315,23 @@ mod tests {
         s.touch(&[0, u64::MAX]);
         assert_eq!(s.len(), 20);
         assert!(s.contains("a") && s.contains("t") && !s.contains("z"));
+    }
+
+    #[test]
+    fn homes_fall_in_the_table_and_spread_over_it() {
+        for n in [16usize, 17, 1000, 125_001] {
+            let t = Table::new(n);
+            let mut hit = vec![false; n];
+            for half in [0, 1, u64::MAX, u64::MAX / 3, 1 << 63] {
+                assert!(t.home(half) < n);
+            }
+            for i in 0..n as u64 * 8 {
+                hit[t.home(IdSet::hash(&i.to_string()))] = true;
+            }
+            // Eight hashes a slot: nearly every slot is some id's home.
+            let empty = hit.iter().filter(|h| !**h).count();
+            assert!(empty * 100 <= n, "{empty} of {n} slots never a home");
+        }
     }
 
     proptest! {
