@@ -148,10 +148,10 @@ async function browserRun(browser, url, file, reference) {
   const renderers = (await (await browser.newBrowserCDPSession()).send('SystemInfo.getProcessInfo'))
     .processInfo.filter((p) => p.type === 'renderer' && !before.has(p.id)).map((p) => p.id);
 
-  const samples = { pageHeap: [], workerHeap: [], workerWasm: [], rss: [] };
+  const samples = { pageHeap: [], workerHeap: [], rss: [] };
   let sampling = true;
   const sampler = (async () => {
-    for (let tick = 0; sampling; tick++) {
+    while (sampling) {
       try {
         const metrics = (await cdp.send('Performance.getMetrics')).metrics;
         samples.pageHeap.push(metrics.find((m) => m.name === 'JSHeapUsedSize').value);
@@ -160,8 +160,9 @@ async function browserRun(browser, url, file, reference) {
         try {
           const h = await toWorker('Runtime.getHeapUsage');
           samples.workerHeap.push(h.usedSize + (h.backingStorageSize || 0));
-          // Its wasm memory every 2 s too, so that a run that fails still shows what it reached.
-          if (tick % 10 === 9) samples.workerWasm.push(await wasmMemory(toWorker));
+          // Its wasm memory is read once, when the report is shown (it only grows): sampling it
+          // here (`Runtime.queryObjects` walks the worker's heap while it scores) came just
+          // before each of the tab crashes seen in some runs.
         } catch { /* the worker is starting, or has stopped */ }
       }
       samples.rss.push(max(renderers.map((pid) => rss(pid).anon)));
@@ -185,7 +186,7 @@ async function browserRun(browser, url, file, reference) {
     await context.close().catch(() => {});
     return { failed: 'the tab crashed', errors, wall_s: wall, worker_s: NaN, items: null, figures_diff: 'no report',
       longest_task_ms: 0, long_tasks: 0, page_js_heap_peak: max(samples.pageHeap), page_wasm: 0,
-      worker_js_heap_peak: max(samples.workerHeap), worker_wasm: max(samples.workerWasm),
+      worker_js_heap_peak: max(samples.workerHeap), worker_wasm: NaN,
       renderer_anon_peak: max(samples.rss), renderer_rss_hwm: peak, samples: samples.pageHeap.length };
   }
   // A run the page could not finish is recorded with what it said and the memory it reached.
@@ -214,7 +215,7 @@ async function browserRun(browser, url, file, reference) {
   }
   const longtasks = (await page.evaluate(() => window.__longtasks)).filter(([s, d]) => s + d >= dropAt);
   const pageWasm = await wasmMemory((m, p) => cdp.send(m, p));
-  const workerWasm = Math.max(max(samples.workerWasm), workerSession ? await wasmMemory(toWorker).catch(() => 0) : 0);
+  const workerWasm = workerSession ? await wasmMemory(toWorker).catch(() => NaN) : NaN;
   const peakRss = max(renderers.map((pid) => rss(pid).peak));
   await context.close();
   return {

@@ -16,8 +16,13 @@ mod deltas;
 mod intervals;
 
 #[cfg(target_arch = "wasm32")]
+#[path = "../web/file_stream.rs"]
+mod file_stream;
+
+#[cfg(target_arch = "wasm32")]
 mod worker {
     use crate::deltas;
+    use crate::file_stream::FileStream;
     use crate::protocol::{FromWorker, MassBins, Named, Scored, ToWorker};
     use scorelens::explore::{Explorer, DEFAULT_CAP};
     use scorelens::formats::{FORMATS, HEAD};
@@ -33,7 +38,7 @@ mod worker {
 
     /// Bytes read per slice: big enough that the per-await overhead vanishes, small enough that
     /// progress moves and a cancel is felt within a fraction of a second.
-    const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
+    const CHUNK: usize = 8 << 20;
 
     /// The message that makes the worker panic, to test recovery in the shipped build.
     const DEBUG_PANIC: &str = "scorelens:debug-panic";
@@ -209,34 +214,12 @@ mod worker {
         )
     }
 
-    /// Starts reading `file`'s bytes `start..end`; the browser reads them while the worker goes
-    /// on, so the next slice is read while this one is parsed.
-    fn start_read(file: &File, start: f64, end: f64) -> Result<JsFuture, Stop> {
-        let blob = file
-            .slice_with_f64_and_f64(start, end)
-            .map_err(|e| Stop::Read(format!("{e:?}")))?;
-        Ok(JsFuture::from(blob.array_buffer()))
-    }
-
-    /// Waits for a slice and copies it into `into`, whose room is reused from slice to slice. The
-    /// slice's ArrayBuffer is left to the collector: detaching it at once (`transfer(0)`) cut the
-    /// worker's JS heap on 1 GB from ~100 to 8 MiB but raised the tab's private memory by ~80 MB,
-    /// the garbage collector then running less often (docs/performance.md, issue 9).
-    async fn copy_read(read: JsFuture, into: &mut Vec<u8>) -> Result<(), Stop> {
-        let buf: js_sys::ArrayBuffer = read
-            .await
-            .map_err(|e| Stop::Read(format!("{e:?}")))?
-            .unchecked_into();
-        let view = js_sys::Uint8Array::new(&buf);
-        into.resize(view.length() as usize, 0);
-        view.copy_to(into);
-        Ok(())
-    }
-
+    /// `file`'s bytes `start..end`, for its head (the rest streams through `FileStream`).
     async fn bytes(file: &File, start: f64, end: f64) -> Result<Vec<u8>, Stop> {
-        let mut into = Vec::new();
-        copy_read(start_read(file, start, end)?, &mut into).await?;
-        Ok(into)
+        let read = |e: JsValue| Stop::Read(format!("{e:?}"));
+        let blob = file.slice_with_f64_and_f64(start, end).map_err(read)?;
+        let buf = JsFuture::from(blob.array_buffer()).await.map_err(read)?;
+        Ok(js_sys::Uint8Array::new(&buf).to_vec())
     }
 
     async fn read_all(
@@ -261,23 +244,18 @@ mod worker {
             }
             // The seen-id set sized from the file's size, as natively (issue 9's memory).
             session.expect_lines(&head, size as usize);
-            let mut at = 0.0;
-            let mut next = (size > 0.0)
-                .then(|| start_read(file, 0.0, CHUNK.min(size)))
-                .transpose()?;
-            while let Some(read) = next.take() {
-                let end = (at + CHUNK).min(size);
-                copy_read(read, &mut chunk).await?;
+            let mut stream = FileStream::open(file).map_err(Stop::Read)?;
+            loop {
+                chunk.clear();
+                stream.fill(&mut chunk, CHUNK).await.map_err(Stop::Read)?;
                 if !current(run, generation) {
                     return Err(Stop::Cancelled);
                 }
-                // One read in flight while this slice is parsed.
-                if end < size {
-                    next = Some(start_read(file, end, (end + CHUNK).min(size))?);
+                if chunk.is_empty() {
+                    break;
                 }
                 session.feed(&chunk);
-                done += end - at;
-                at = end;
+                done += chunk.len() as f64;
                 post(&FromWorker::Progress {
                     run,
                     file: name.clone(),
