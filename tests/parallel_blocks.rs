@@ -34,6 +34,20 @@ fn in_blocks(name: &str, bytes: &[u8], size: usize) -> String {
     outcome(s)
 }
 
+/// The file fed in chunks of `size` bytes after `Session::feed_in_blocks`, as the browser's worker
+/// feeds a file it reads as a stream.
+fn in_chunks(name: &str, bytes: &[u8], size: usize) -> String {
+    let mut s = Session::new(&Options::default()).unwrap();
+    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
+    s.begin_file(name, head);
+    s.feed_in_blocks(head);
+    for chunk in bytes.chunks(size.max(1)) {
+        s.feed(chunk);
+    }
+    s.end_file();
+    outcome(s)
+}
+
 /// Every file under the folders, recursively, in name order.
 fn files(dirs: &[&str]) -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -115,6 +129,11 @@ fn blocks_give_the_sequential_report_on_every_sample_and_fixture() {
                 want,
                 "{name}, blocks of {size}"
             );
+            assert_eq!(
+                in_chunks(&name, &bytes, size),
+                want,
+                "{name}, fed in chunks of {size}"
+            );
         }
     }
 }
@@ -154,6 +173,34 @@ proptest! {
         let bytes = generated(n, seed);
         prop_assert_eq!(in_blocks("p.jsonl", &bytes, size), sequential("p.jsonl", &bytes));
     }
+
+    #[test]
+    fn any_chunk_size_gives_the_sequential_report(seed in 1u64.., n in 0usize..400, size in 1usize..5000, bom: bool, last_newline: bool) {
+        let mut bytes = generated(n, seed);
+        if bom {
+            bytes.splice(0..0, *b"\xEF\xBB\xBF");
+        }
+        if !last_newline {
+            bytes.pop();
+        }
+        prop_assert_eq!(in_chunks("p.jsonl", &bytes, size), sequential("p.jsonl", &bytes));
+    }
+}
+
+#[test]
+fn chunks_of_a_canonical_lines_file_are_read_in_blocks() {
+    let bytes = generated(3000, 5);
+    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
+    let mut s = Session::new(&Options::default()).unwrap();
+    s.begin_file("g.jsonl", head);
+    assert!(s.feed_in_blocks(head));
+    // A JSON array and another format are fed line by line, as before.
+    let array = b"[{\"id\":\"a\",\"type\":\"choice\",\"options\":[\"A\",\"B\"],\"gold\":\"A\",\"answer\":\"A\"}]";
+    s.begin_file("a.json", array);
+    assert!(!s.feed_in_blocks(array));
+    let csv = b"id,gold,answer\nq1,A,A\n";
+    s.begin_file("t.csv", csv);
+    assert!(!s.feed_in_blocks(csv));
 }
 
 /// The CLI, reading blocks of 64 bytes on its threads, prints the sequential report.

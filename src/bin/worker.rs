@@ -244,6 +244,8 @@ mod worker {
             }
             // The seen-id set sized from the file's size, as natively (issue 9's memory).
             session.expect_lines(&head, size as usize);
+            // Canonical JSON Lines in blocks, the seen-id table warmed ahead (as natively).
+            session.feed_in_blocks(&head);
             let mut stream = FileStream::open(file).map_err(Stop::Read)?;
             loop {
                 chunk.clear();

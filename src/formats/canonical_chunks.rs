@@ -43,8 +43,14 @@ pub fn is_lines(bytes: &[u8]) -> bool {
 /// (the last one where the file ends). A leading byte-order mark is left out, as the line reader
 /// leaves it out.
 pub fn split(bytes: &[u8], size: usize) -> Vec<&[u8]> {
-    let mut rest = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let rest = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let mut blocks = Vec::with_capacity(rest.len() / size.max(1) + 1);
+    cut(rest, size, |block| blocks.push(block));
+    blocks
+}
+
+/// `split` without the byte-order mark's check: for bytes that do not start the file.
+fn cut<'a>(mut rest: &'a [u8], size: usize, mut each: impl FnMut(&'a [u8])) {
     while !rest.is_empty() {
         let cut = match rest.get(size.max(1)..) {
             None => rest.len(),
@@ -54,10 +60,64 @@ pub fn split(bytes: &[u8], size: usize) -> Vec<&[u8]> {
             },
         };
         let (block, tail) = rest.split_at(cut);
-        blocks.push(block);
+        each(block);
         rest = tail;
     }
-    blocks
+}
+
+/// The blocks of a file that arrives in chunks (the browser's worker reads a `File` as a
+/// stream): each chunk's whole lines are cut as `split` cuts them, a last partial line waits for
+/// the next chunk, and `finish` gives what is left. Where the blocks end changes nothing: each
+/// ends after a newline.
+#[derive(Debug, Default)]
+pub struct Stream {
+    /// A line begun in an earlier chunk (or, before `started`, the file's first bytes).
+    tail: Vec<u8>,
+    /// Whether the file's first bytes were checked for a byte-order mark.
+    started: bool,
+}
+
+impl Stream {
+    /// Calls `each` with the blocks of whole lines of about `size` bytes that `chunk` completes.
+    pub fn push(&mut self, chunk: &[u8], size: usize, mut each: impl FnMut(&[u8])) {
+        if !self.started {
+            self.tail.extend_from_slice(chunk);
+            if self.tail.len() < BOM.len() {
+                return;
+            }
+            self.started = true;
+            let first = std::mem::take(&mut self.tail);
+            return self.push(first.strip_prefix(BOM).unwrap_or(&first), size, each);
+        }
+        let Some(last) = memchr::memrchr(b'\n', chunk) else {
+            self.tail.extend_from_slice(chunk);
+            return;
+        };
+        let (mut whole, rest) = chunk.split_at(last + 1);
+        if !self.tail.is_empty() {
+            // The chunk holds a newline, so the waiting line ends in it.
+            let nl = memchr::memchr(b'\n', whole).unwrap_or(whole.len() - 1);
+            self.tail.extend_from_slice(&whole[..=nl]);
+            each(&self.tail);
+            self.tail.clear();
+            whole = &whole[nl + 1..];
+        }
+        cut(whole, size, &mut each);
+        self.tail.extend_from_slice(rest);
+    }
+
+    /// Calls `each` with the file's last line, when it has no newline at its end.
+    pub fn finish(&mut self, mut each: impl FnMut(&[u8])) {
+        let tail = std::mem::take(&mut self.tail);
+        let tail = match self.started {
+            true => &tail[..],
+            false => tail.strip_prefix(BOM).unwrap_or(&tail),
+        };
+        self.started = true;
+        if !tail.is_empty() {
+            each(tail);
+        }
+    }
 }
 
 /// Reads one block of whole lines of the canonical file `file`.
