@@ -86,17 +86,23 @@ pub struct IdSet {
     len: usize,
 }
 
-/// The fingerprint and the home half of `id`'s hash.
-fn halves(id: &str) -> (u64, u64) {
-    let h = xxh3_128(id.as_bytes());
-    let print = h as u64;
-    (print.max(1), (h >> 64) as u64)
+/// An id's 128-bit hash as the set uses it: the fingerprint a slot holds, and the half that picks
+/// the home slot. Computed once where an item is read (`IdSet::hash`), so that `touch` and
+/// `insert_hashed` do not hash the id again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdHash {
+    print: u64,
+    half: u64,
 }
 
 impl IdSet {
-    /// The half of `id`'s hash that picks its slots, for `touch`.
-    pub fn hash(id: &str) -> u64 {
-        halves(id).1
+    /// `id`'s hash, for `touch` and `insert_hashed`.
+    pub fn hash(id: &str) -> IdHash {
+        let h = xxh3_128(id.as_bytes());
+        IdHash {
+            print: (h as u64).max(1),
+            half: (h >> 64) as u64,
+        }
     }
 
     /// Room for `ids` more ids without growth: a new table of that size unless the newest has
@@ -119,11 +125,11 @@ impl IdSet {
 
     /// Loads the slots where these hashes start probing, so that the inserts that follow find
     /// them in cache; returns nothing useful (the loads only warm the cache).
-    pub fn touch(&self, hashes: &[u64]) {
+    pub fn touch(&self, hashes: &[IdHash]) {
         let mut any = 0u64;
         for t in &self.tables {
-            for &h in hashes {
-                any ^= t.slots.get(t.home(h)).copied().unwrap_or(0);
+            for h in hashes {
+                any ^= t.slots.get(t.home(h.half)).copied().unwrap_or(0);
             }
         }
         std::hint::black_box(any);
@@ -131,10 +137,15 @@ impl IdSet {
 
     /// Adds `id`; false when it was already there.
     pub fn insert(&mut self, id: &str) -> bool {
-        let (print, half) = halves(id);
+        self.insert_hashed(Self::hash(id))
+    }
+
+    /// `insert` of the id whose `IdSet::hash` is `hash`.
+    pub fn insert_hashed(&mut self, hash: IdHash) -> bool {
+        let IdHash { print, half } = hash;
         let Some((newest, older)) = self.tables.split_last_mut() else {
             self.tables.push(Table::new(FIRST_SLOTS));
-            return self.insert(id);
+            return self.insert_hashed(hash);
         };
         if older.iter().any(|t| t.find(print, half).is_ok()) {
             return false;
@@ -186,7 +197,7 @@ impl IdSet {
 
     /// Whether `id` is in the set.
     pub fn contains(&self, id: &str) -> bool {
-        let (print, half) = halves(id);
+        let IdHash { print, half } = Self::hash(id);
         self.tables.iter().any(|t| t.find(print, half).is_ok())
     }
 }
@@ -304,15 +315,16 @@ mod tests {
     #[test]
     fn touch_reads_every_table_without_changing_anything() {
         let mut s = IdSet::default();
-        s.touch(&[1, 2, u64::MAX]);
+        let raw = |half: u64| IdHash { print: 1, half };
+        s.touch(&[raw(1), raw(2), raw(u64::MAX)]);
         s.reserve(2);
         for i in 0..20 {
             s.insert(&format!("{}", char::from(b'a' + i)));
         }
         assert!(s.tables() >= 2, "16 slots hold 12 ids");
-        let hashes: Vec<u64> = ["a", "z", ""].iter().map(|id| IdSet::hash(id)).collect();
+        let hashes: Vec<IdHash> = ["a", "z", ""].iter().map(|id| IdSet::hash(id)).collect();
         s.touch(&hashes);
-        s.touch(&[0, u64::MAX]);
+        s.touch(&[raw(0), raw(u64::MAX)]);
         assert_eq!(s.len(), 20);
         assert!(s.contains("a") && s.contains("t") && !s.contains("z"));
     }
@@ -326,7 +338,7 @@ mod tests {
                 assert!(t.home(half) < n);
             }
             for i in 0..n as u64 * 8 {
-                hit[t.home(IdSet::hash(&i.to_string()))] = true;
+                hit[t.home(IdSet::hash(&i.to_string()).half)] = true;
             }
             // Eight hashes a slot: nearly every slot is some id's home.
             let empty = hit.iter().filter(|h| !**h).count();

@@ -4,7 +4,7 @@
 use crate::explore::Explorer;
 use crate::formats::canonical_chunks::{self, Block, Event};
 use crate::formats::{self, Format, Meta, Reader, Reported, Shelf, Sink};
-use crate::id_set::IdSet;
+use crate::id_set::{IdHash, IdSet};
 use crate::items::Item;
 use crate::metrics::bootstrap::{BootstrapOptions, Sample};
 use crate::profiles::resampling;
@@ -205,13 +205,7 @@ impl Session {
     /// table ahead of its inserts, which the line reader cannot. For a caller that gets a large
     /// file in chunks (the browser's worker; issue 9).
     pub fn feed_in_blocks(&mut self, head: &[u8]) -> bool {
-        let canonical = self.reader.is_some()
-            && self
-                .state
-                .file
-                .as_ref()
-                .is_some_and(|f| f.format == formats::canonical::Canonical.name())
-            && canonical_chunks::is_lines(head);
+        let canonical = self.canonical_lines(head);
         if let Some(file) = self.state.file.as_ref().filter(|_| canonical) {
             self.lines = Some(Box::new(LineFeed {
                 name: file.name.clone(),
@@ -219,6 +213,18 @@ impl Session {
             }));
         }
         canonical
+    }
+
+    /// Whether the file just begun, whose first bytes are `head`, is canonical JSON Lines: the
+    /// layout whose blocks of lines may be read on their own (`canonical_chunks`).
+    fn canonical_lines(&self, head: &[u8]) -> bool {
+        self.reader.is_some()
+            && self
+                .state
+                .file
+                .as_ref()
+                .is_some_and(|f| f.format == formats::canonical::Canonical.name())
+            && canonical_chunks::is_lines(head)
     }
 
     /// The blocks of whole lines that `chunk` completes, read and replayed in order; with no
@@ -263,9 +269,8 @@ impl Session {
     /// `begin_blocks` for a file of `len` bytes of which only the first, `head`, are read yet
     /// (`formats::HEAD` of them, or all when shorter).
     pub fn begin_blocks_of(&mut self, name: &str, head: &[u8], len: usize) -> bool {
-        let format = self.begin_file(name, head);
-        let blocks = format == Some(formats::canonical::Canonical.name())
-            && canonical_chunks::is_lines(head);
+        self.begin_file(name, head);
+        let blocks = self.canonical_lines(head);
         if blocks {
             self.expect_lines(head, len);
         }
@@ -305,9 +310,10 @@ impl Session {
                         let next = block.id_hashes.get(items..).unwrap_or_default();
                         self.state.seen.touch(&next[..next.len().min(TOUCH)]);
                     }
+                    let hash = block.id_hashes.get(items).copied();
                     items += 1;
                     item.line = shift(item.line);
-                    self.state.add(None, item);
+                    self.state.add(None, item, hash);
                 }
                 // Rare (a line skipped or noted): a copy is kept.
                 Event::Skip(w) => {
@@ -448,8 +454,9 @@ impl State {
         self.file.as_ref().map_or("", |f| f.name.as_str())
     }
 
-    /// Scores one item of `file` (`None`: the file being read), unless its id was seen before.
-    fn add(&mut self, file: Option<&str>, item: &mut Item) {
+    /// Scores one item of `file` (`None`: the file being read), unless its id was seen before;
+    /// `hash` is its id's `IdSet::hash` when the block reader already computed it.
+    fn add(&mut self, file: Option<&str>, item: &mut Item, hash: Option<IdHash>) {
         if let Some(why) = crate::item_check::inconsistency(item) {
             let why = format!(
                 "item `{}` is inconsistent as read ({why}); skipped",
@@ -458,7 +465,8 @@ impl State {
             let name = file.unwrap_or(self.file_name()).to_string();
             return self.skip(Warning::new(&name, item.line, why));
         }
-        if !self.seen.insert(&item.id) {
+        let hash = hash.unwrap_or_else(|| IdSet::hash(&item.id));
+        if !self.seen.insert_hashed(hash) {
             let why = format!(
                 "id `{}` was already seen; this later item is skipped",
                 item.id
@@ -540,11 +548,11 @@ impl State {
 
 impl Sink for State {
     fn item(&mut self, mut item: Item) {
-        self.add(None, &mut item);
+        self.add(None, &mut item, None);
     }
 
     fn item_in(&mut self, file: &str, mut item: Item) {
-        self.add(Some(file), &mut item);
+        self.add(Some(file), &mut item, None);
     }
 
     fn skip(&mut self, warning: Warning) {

@@ -10,7 +10,7 @@ use super::canonical::{read_line, starts_array};
 use super::canonical_item::Labels;
 use super::lines::BOM;
 use super::{Meta, Reported, Shelf, Sink};
-use crate::id_set::IdSet;
+use crate::id_set::{IdHash, IdSet};
 use crate::items::Item;
 use crate::warning::Warning;
 
@@ -31,7 +31,7 @@ pub struct Block {
     pub lines: u64,
     /// `IdSet::hash` of each item's id, in order, computed where the block was read so that the
     /// replay can warm the seen-id table ahead of its inserts.
-    pub id_hashes: Vec<u64>,
+    pub id_hashes: Vec<IdHash>,
 }
 
 /// Whether the file is canonical JSON Lines (not one JSON array), the layout blocks apply to.
