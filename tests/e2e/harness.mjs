@@ -2,7 +2,7 @@
 // any page error or console error, a record of every request, and the native CLI for reference.
 import { chromium } from 'playwright-core';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -124,6 +124,15 @@ export async function value(page, selector) {
 
 export function sizeOf(path) {
   return statSync(path).size;
+}
+
+/** A canonical file of `n` two-option items (one in three answered wrong) in OUT; its path. */
+export function manyItems(name, n) {
+  const path = join(OUT, name);
+  const lines = [];
+  for (let i = 0; i < n; i++) lines.push(`{"id":"${i}","options":["A","B"],"gold":"A","answer":"${i % 3 ? 'A' : 'B'}"}`);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
 }
 
 export { assert, execFileSync };

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assert, cli, drop, open, OUT, SAMPLES, settled, setup } from './harness.mjs';
+import { assert, cli, drop, manyItems, open, OUT, SAMPLES, settled, setup } from './harness.mjs';
 import { same } from './check.mjs';
 
 let env;
@@ -271,10 +271,7 @@ test('closing a run mid-bootstrap stops it: the worker posts no more progress fo
 });
 
 test('more items than the browser resamples: says so, and the export has no bootstrap', async () => {
-  const path = join(OUT, 'intervals-200k.jsonl');
-  const lines = [];
-  for (let i = 0; i < 200001; i++) lines.push(`{"id":"${i}","options":["A","B"],"gold":"A","answer":"${i % 3 ? 'A' : 'B'}"}`);
-  writeFileSync(path, lines.join('\n') + '\n');
+  const path = manyItems('intervals-200k.jsonl', 200001);
   const t = await open(env);
   const { page } = t;
   await drop(page, [path]);
