@@ -188,14 +188,8 @@ impl EqualMass {
     /// Sorts the lists in place (at the end of a run), so that `ece` and `bins` need no sorted
     /// copy of them; the figures stay the same, bit for bit.
     pub fn settle(&mut self) {
-        // Natively on two cores (issue 9): each list is sorted on its own, so nothing changes.
-        #[cfg(not(target_arch = "wasm32"))]
-        rayon::join(|| self.right.settle(), || self.wrong.settle());
-        #[cfg(target_arch = "wasm32")]
-        {
-            self.right.settle();
-            self.wrong.settle();
-        }
+        let (right, wrong) = (&mut self.right, &mut self.wrong);
+        both(|| right.settle(), || wrong.settle());
     }
 
     /// The ECE; None when there is no item.
@@ -330,6 +324,18 @@ pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
         ece += (c / n as f64) * (confidence / c - correct as f64 / c).abs();
     }
     Some(ece)
+}
+
+/// Runs `a` and `b`, on two cores natively (issue 9), one after the other in wasm (no threads):
+/// for work whose result does not depend on where it runs, like sorting each list on its own.
+pub(crate) fn both(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+    #[cfg(not(target_arch = "wasm32"))]
+    rayon::join(a, b);
+    #[cfg(target_arch = "wasm32")]
+    {
+        a();
+        b();
+    }
 }
 
 /// Sorts by `f64::total_cmp`, a total order, so the result is the one sorted sequence however

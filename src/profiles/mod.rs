@@ -145,15 +145,8 @@ impl Scorer {
     /// Sorts the equal-mass lists in place once no item will come: `finish` and `mass_bins` then
     /// need no sorted copy of them (`EqualMass::settle`; the browser's peak memory, issue 9).
     pub fn settle(&mut self) {
-        let summary = &mut self.summary;
-        // Natively on two cores (issue 9): each list is sorted on its own, so nothing changes.
-        #[cfg(not(target_arch = "wasm32"))]
-        rayon::join(|| summary.conditioning.settle(), || summary.mixing.settle());
-        #[cfg(target_arch = "wasm32")]
-        {
-            summary.conditioning.settle();
-            summary.mixing.settle();
-        }
+        let (conditioning, mixing) = (&mut self.summary.conditioning, &mut self.summary.mixing);
+        crate::metrics::ece_em::both(|| conditioning.settle(), || mixing.settle());
     }
 
     /// The equal-mass bins of every admitted item under `mode` (`Calibration::mass_bins`).
