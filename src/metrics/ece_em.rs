@@ -5,10 +5,9 @@
 //! list past `CHUNK` values grows in blocks of exactly that many, never by doubling: a run of
 //! millions of items keeps 8 bytes an item, not up to 16, and never copies the whole list to grow
 //! it (issue 9, the browser's memory). At the end of a run `settle` sorts the lists where they
-//! are (each block, then runs of blocks merged two by two into fresh blocks while the read ones
-//! are freed), so the figures and the bins walk them without a sorted copy: a few blocks more
-//! than the list at the peak, not twice the list.
-
+//! are (dealt by their high bits into ranges of about a block, each radix-sorted; in wasm in four
+//! passes, so that a quarter of a list at most is held twice), so the figures and the bins walk
+//! them without a sorted copy.
 use super::ece::BinReport;
 use super::intervals::clopper_pearson;
 use super::stats::{wilson, Z95};
@@ -51,10 +50,10 @@ impl Values {
     }
 
     fn is_sorted(&self) -> bool {
-        let mut last = f64::NEG_INFINITY;
+        let mut last = None;
         self.iter().all(|v| {
-            let ok = last.total_cmp(&v).is_le();
-            last = v;
+            let ok = last.is_none_or(|l: f64| l.total_cmp(&v).is_le());
+            last = Some(v);
             ok
         })
     }
@@ -71,83 +70,126 @@ impl Values {
         Cow::Owned(vec![owned])
     }
 
-    /// Sorts the values in place: each block, then runs of blocks merged two by two.
+    /// Sorts the values in place: dealt by the high bits of their order key into ranges of about
+    /// `CHUNK` values, each range radix-sorted on its own; the ranges, in key order, are the
+    /// sorted list. The ranges are filled in `SWEEPS` passes over the list, so that at most a
+    /// `SWEEPS`-th of it is held twice (the browser's memory); the last pass frees each block
+    /// once dealt.
     fn settle(&mut self) {
+        self.settle_in(SWEEPS);
+    }
+
+    /// `settle` in `sweeps` passes.
+    fn settle_in(&mut self, sweeps: usize) {
         if self.is_sorted() {
             return;
         }
-        let mut runs: std::collections::VecDeque<Vec<Vec<f64>>> = self
-            .blocks
-            .drain(..)
-            .map(|mut b| {
-                sort_values(&mut b);
-                vec![b]
-            })
-            .collect();
-        while runs.len() > 1 {
-            if let (Some(a), Some(b)) = (runs.pop_front(), runs.pop_front()) {
-                runs.push_back(merge_runs(a, b));
+        let deal = Deal::new(self);
+        let mut sorted = Vec::with_capacity(deal.sizes.len());
+        let budget = self.len().div_ceil(sweeps.max(1)).max(CHUNK);
+        let mut first = 0;
+        while first < deal.sizes.len() {
+            let mut end = first + 1;
+            let mut held = deal.sizes[first];
+            while end < deal.sizes.len() && held + deal.sizes[end] <= budget {
+                held += deal.sizes[end];
+                end += 1;
+            }
+            let mut ranges: Vec<Vec<f64>> = deal.sizes[first..end]
+                .iter()
+                .map(|&n| Vec::with_capacity(n))
+                .collect();
+            let mut put = |v: f64| {
+                if let Some(r) = deal
+                    .range(v)
+                    .checked_sub(first)
+                    .and_then(|r| ranges.get_mut(r))
+                {
+                    r.push(v);
+                }
+            };
+            if end == deal.sizes.len() {
+                for block in self.blocks.drain(..) {
+                    block.into_iter().for_each(&mut put);
+                }
+            } else {
+                self.iter().for_each(&mut put);
+            }
+            for mut r in ranges {
+                radsort::sort(&mut r);
+                sorted.push(r);
+            }
+            first = end;
+        }
+        self.blocks = sorted;
+    }
+}
+
+/// Passes `settle` makes over a list to fill its ranges: one natively, where memory is plenty;
+/// four in wasm, where a list of a gigabyte file's confidences is tens of megabytes.
+const SWEEPS: usize = if cfg!(target_arch = "wasm32") { 4 } else { 1 };
+
+/// Buckets of the order key's high bits that `settle` counts before dealing.
+const BUCKETS: usize = 1 << 16;
+
+/// How `settle` deals a list's values into ranges: each value's bucket (the high bits of its
+/// order key above the list's smallest key), and the bucket's range (consecutive buckets holding
+/// up to `CHUNK` values together; a bucket with more is a range of its own).
+struct Deal {
+    low: u64,
+    shift: u32,
+    range_of: Vec<u32>,
+    sizes: Vec<usize>,
+}
+
+impl Deal {
+    fn new(values: &Values) -> Self {
+        let (low, high) = values
+            .iter()
+            .map(order_key)
+            .fold((u64::MAX, 0), |(a, b), k| (a.min(k), b.max(k)));
+        let span = high.saturating_sub(low);
+        let shift = (u64::BITS - span.leading_zeros()).saturating_sub(BUCKETS.trailing_zeros());
+        let mut deal = Deal {
+            low,
+            shift,
+            range_of: Vec::new(),
+            sizes: Vec::new(),
+        };
+        let mut counts = vec![0usize; BUCKETS];
+        for v in values.iter() {
+            if let Some(c) = counts.get_mut(deal.bucket(v)) {
+                *c += 1;
             }
         }
-        self.blocks = runs.pop_front().unwrap_or_default();
+        deal.range_of = Vec::with_capacity(BUCKETS);
+        let mut held = 0;
+        for c in counts {
+            if held > 0 && held + c > CHUNK {
+                deal.sizes.push(held);
+                held = 0;
+            }
+            held += c;
+            deal.range_of.push(deal.sizes.len() as u32);
+        }
+        deal.sizes.push(held);
+        deal
+    }
+
+    fn bucket(&self, v: f64) -> usize {
+        (order_key(v).wrapping_sub(self.low) >> self.shift) as usize
+    }
+
+    fn range(&self, v: f64) -> usize {
+        self.range_of.get(self.bucket(v)).map_or(0, |&r| r as usize)
     }
 }
 
-/// Merges two sorted runs of blocks into blocks of `CHUNK` values, freeing each block read.
-fn merge_runs(a: Vec<Vec<f64>>, b: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
-    let mut out = Vec::new();
-    let mut block = Vec::with_capacity(CHUNK);
-    let (mut a, mut b) = (Run::new(a), Run::new(b));
-    loop {
-        let take_a = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) => x.total_cmp(&y).is_le(),
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => break,
-        };
-        let v = if take_a { a.take() } else { b.take() };
-        block.push(v);
-        if block.len() == CHUNK {
-            out.push(std::mem::replace(&mut block, Vec::with_capacity(CHUNK)));
-        }
-    }
-    if !block.is_empty() {
-        block.shrink_to_fit();
-        out.push(block);
-    }
-    out
-}
-
-/// A sorted run of blocks read from the front; a block is dropped once read.
-struct Run {
-    blocks: std::vec::IntoIter<Vec<f64>>,
-    current: Vec<f64>,
-    at: usize,
-}
-
-impl Run {
-    fn new(blocks: Vec<Vec<f64>>) -> Self {
-        Run {
-            blocks: blocks.into_iter(),
-            current: Vec::new(),
-            at: 0,
-        }
-    }
-
-    fn peek(&mut self) -> Option<f64> {
-        while self.at >= self.current.len() {
-            self.current = self.blocks.next()?;
-            self.at = 0;
-        }
-        self.current.get(self.at).copied()
-    }
-
-    /// The value `peek` gave, and the next one after it.
-    fn take(&mut self) -> f64 {
-        let v = self.current.get(self.at).copied().unwrap_or(f64::NAN);
-        self.at += 1;
-        v
-    }
+/// The value's place in `f64::total_cmp` order as an unsigned integer (the sign bit flipped, and
+/// every other bit too for a negative value), the key radsort sorts floats by.
+fn order_key(v: f64) -> u64 {
+    let bits = v.to_bits();
+    bits ^ ((((bits as i64) >> 63) as u64) | 1 << 63)
 }
 
 impl PartialEq for Values {
@@ -339,14 +381,9 @@ pub(crate) fn both(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
 }
 
 /// Sorts by `f64::total_cmp`, a total order, so the result is the one sorted sequence however
-/// it is reached: natively a long list is sorted on every core (issue 9), in wasm on the one.
+/// it is reached (a radix sort on the order key; issue 9).
 fn sort_values(v: &mut [f64]) {
-    #[cfg(not(target_arch = "wasm32"))]
-    if v.len() >= 1 << 16 {
-        use rayon::slice::ParallelSliceMut;
-        return v.par_sort_unstable_by(f64::total_cmp);
-    }
-    v.sort_unstable_by(f64::total_cmp);
+    radsort::sort(v);
 }
 
 /// The upper bin boundaries: midpoints between `numpy.array_split` chunks of the sorted values,
@@ -535,11 +572,12 @@ mod tests {
             settled.settle();
             for (list, before) in [(&settled.right, &e.right), (&settled.wrong, &e.wrong)] {
                 assert!(list.is_sorted() && matches!(list.sorted(), Cow::Borrowed(_)));
-                assert!(list.blocks.iter().all(|b| b.len() <= CHUNK));
-                assert_eq!(list.blocks.len(), list.len().div_ceil(CHUNK));
-                let mut want: Vec<u64> = before.iter().map(f64::to_bits).collect();
-                want.sort_unstable_by(|a, b| f64::from_bits(*a).total_cmp(&f64::from_bits(*b)));
-                assert!(list.iter().map(f64::to_bits).eq(want), "{n} {order}");
+                assert!(list.blocks.iter().all(|b| !b.is_empty()));
+                assert_eq!(
+                    list.iter().map(f64::to_bits).collect::<Vec<_>>(),
+                    by_total_cmp(before),
+                    "{n} {order}"
+                );
             }
             assert_eq!(
                 settled.ece().map(f64::to_bits),
@@ -547,6 +585,75 @@ mod tests {
                 "{n}"
             );
             assert_eq!(format!("{:?}", settled.bins()), format!("{bins:?}"), "{n}");
+        }
+    }
+
+    /// The list's values sorted by `f64::total_cmp`, as bits.
+    fn by_total_cmp(list: &Values) -> Vec<u64> {
+        let mut want: Vec<f64> = list.iter().collect();
+        want.sort_by(f64::total_cmp);
+        want.into_iter().map(f64::to_bits).collect()
+    }
+
+    #[test]
+    fn settling_deals_every_value_into_its_place_in_any_number_of_sweeps() {
+        // Values that share a bucket (repeats, a bucket of more than CHUNK), both zeros, NaNs of
+        // both signs, infinities, subnormals and negatives; lists shorter and longer than CHUNK.
+        let odd = [
+            -0.0,
+            0.0,
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE / 4.0,
+            -1.5,
+            1e300,
+        ];
+        for (n, distinct) in [(10, 3), (70_000, 2), (200_000, 1_000), (300_000, 300_000)] {
+            let mut list = Values::default();
+            for i in 0..n as u64 {
+                let k = (i * 7919) % distinct;
+                let v = match k % 97 {
+                    0 => odd[(i % odd.len() as u64) as usize],
+                    _ => k as f64 / distinct as f64,
+                };
+                list.push(v);
+            }
+            let want = by_total_cmp(&list);
+            for sweeps in [1, 2, 4, 7] {
+                let mut settled = list.clone();
+                settled.settle_in(sweeps);
+                assert!(settled.is_sorted(), "{n} {sweeps}");
+                assert!(settled.blocks.iter().all(|b| !b.is_empty()));
+                let got: Vec<u64> = settled.iter().map(f64::to_bits).collect();
+                assert!(
+                    got == want,
+                    "{n} values, {distinct} distinct, {sweeps} sweeps"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn order_key_orders_as_total_cmp() {
+        let v = [
+            -f64::NAN,
+            f64::NEG_INFINITY,
+            -1.0,
+            -f64::MIN_POSITIVE,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE / 2.0,
+            0.5,
+            1.0,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for a in v {
+            for b in v {
+                assert_eq!(order_key(a).cmp(&order_key(b)), a.total_cmp(&b), "{a} {b}");
+            }
         }
     }
 
