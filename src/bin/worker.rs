@@ -28,6 +28,7 @@ mod worker {
     use scorelens::formats::{FORMATS, HEAD};
     use scorelens::items::Mode;
     use scorelens::profiles::Profile;
+    use scorelens::report::Report;
     use scorelens::{Error, Options, Session};
     use std::cell::RefCell;
     use std::collections::HashMap;
@@ -222,15 +223,41 @@ mod worker {
         Ok(js_sys::Uint8Array::new(&buf).to_vec())
     }
 
+    /// Which read of a run: the first, which the page waits for, or a second one for the
+    /// bootstrap sample alone (`resample`).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Pass {
+        First,
+        Sample,
+    }
+
+    /// True when the run will almost surely hold more items than the browser resamples: a
+    /// line-based file whose first lines, as long as the rest, would make more than twice
+    /// `intervals::MAX_ITEMS` lines in the run's `total` bytes. Such a run keeps no bootstrap
+    /// sample while it is read (building one for its first items cost a fifth of the worker's
+    /// time on 100 MB; issue 9); should it end with few enough items after all, `resample`
+    /// reads it again for its sample, so no run loses its intervals to the guess.
+    fn surely_too_many(format: &str, head: &[u8], total: f64) -> bool {
+        let lines = head.iter().filter(|&&b| b == b'\n').count();
+        let per_line = head.len() as f64 / lines.max(1) as f64;
+        streams(format, head)
+            && lines > 0
+            && total / per_line > 2.0 * crate::intervals::MAX_ITEMS as f64
+    }
+
+    /// Reads the run's files into `session`: its size in bytes, and whether the session keeps
+    /// the bootstrap sample (`surely_too_many`; always on the `Sample` pass).
     async fn read_all(
         session: &mut Session,
         run: u32,
         generation: u32,
         files: &[File],
-    ) -> Result<f64, Stop> {
+        pass: Pass,
+    ) -> Result<(f64, bool), Stop> {
         let total: f64 = files.iter().map(|f| f.size()).sum();
         let mut done = 0.0;
         let mut chunk = Vec::new();
+        let mut sampled = None;
         for file in files {
             let name = file.name();
             let size = file.size();
@@ -241,6 +268,16 @@ mod worker {
             let format = session.begin_file(&name, &head);
             if let Some(format) = format.filter(|f| size > WHOLE_FILE_CAP && !streams(f, &head)) {
                 return Err(Stop::TooBig(too_big(&name, size, format)));
+            }
+            if sampled.is_none() {
+                // Decided at the first file, before any item: only runs the browser resamples
+                // keep their per-item sample (issue 9).
+                let skip =
+                    pass == Pass::First && format.is_some_and(|f| surely_too_many(f, &head, total));
+                if !skip {
+                    session.keep_sample_up_to(crate::intervals::MAX_ITEMS);
+                }
+                sampled = Some(!skip);
             }
             // The seen-id set sized from the file's size, as natively (issue 9's memory).
             session.expect_lines(&head, size as usize);
@@ -258,6 +295,9 @@ mod worker {
                 }
                 session.feed(&chunk);
                 done += chunk.len() as f64;
+                if pass == Pass::Sample {
+                    continue;
+                }
                 post(&FromWorker::Progress {
                     run,
                     file: name.clone(),
@@ -267,7 +307,67 @@ mod worker {
             }
             session.end_file();
         }
-        Ok(total)
+        Ok((total, sampled.unwrap_or(true)))
+    }
+
+    /// The second read of a run that kept no sample on the first (`surely_too_many`) but ended
+    /// with few enough items to resample: the same files, the same profile, read again with
+    /// the sample kept and no explorer. The run is marked on loan meanwhile, so intervals and
+    /// comparisons wait for it. Its report is the first read's (the same files give the same).
+    async fn resample(run: u32, generation: u32, files: &[File], opts: &Options, report: Report) {
+        let name = files.iter().map(File::name).collect::<Vec<_>>().join(" + ");
+        SAMPLES.with_borrow_mut(|s| s.insert(run, Kept::Lent));
+        // The first read made a session from the same options, so this one cannot fail.
+        let Ok(mut session) = Session::new(opts) else {
+            SAMPLES.with_borrow_mut(|s| s.remove(&run));
+            return;
+        };
+        let read = read_all(&mut session, run, generation, files, Pass::Sample).await;
+        if !current(run, generation) {
+            return;
+        }
+        let sample = match (read, session.finish_sampled()) {
+            (Ok(_), Ok(f)) if f.sample_dropped.is_none() => f.sample,
+            (Ok(_), Ok(f)) => {
+                // The files changed between the two reads: more items now.
+                let items = f.sample_dropped.unwrap_or(0);
+                SAMPLES.with_borrow_mut(|s| s.insert(run, Kept::TooMany { name, items }));
+                return crate::intervals::start(run, generation);
+            }
+            (Err(Stop::Cancelled), _) => return,
+            (Err(Stop::Read(why) | Stop::TooBig(why)), _) => {
+                SAMPLES.with_borrow_mut(|s| s.remove(&run));
+                return post(&FromWorker::IntervalsSkipped {
+                    run,
+                    reason: format!("the browser could not read the file again: {why}"),
+                });
+            }
+            (Ok(_), Err(e)) => {
+                SAMPLES.with_borrow_mut(|s| s.remove(&run));
+                return post(&FromWorker::IntervalsSkipped {
+                    run,
+                    reason: e.to_string(),
+                });
+            }
+        };
+        let sample = sample.unwrap_or_else(|| empty_sample(&report));
+        SAMPLES.with_borrow_mut(|s| {
+            s.insert(
+                run,
+                Kept::Here(Box::new(scorelens::Run {
+                    name,
+                    report,
+                    sample,
+                })),
+            )
+        });
+        crate::intervals::start(run, generation);
+    }
+
+    /// As `scorelens::score_run`: a run of aggregate files only has an empty sample.
+    fn empty_sample(report: &Report) -> scorelens::metrics::bootstrap::Sample {
+        let profile = Profile::parse(&report.profile).unwrap_or_else(Profile::generic);
+        scorelens::profiles::resampling::sample_for(profile)
     }
 
     async fn score(run: u32, generation: u32, files: Vec<File>, profile: Option<String>) {
@@ -283,50 +383,60 @@ mod worker {
             Err(e) => return fail(run, e),
         };
         session.keep_items(DEFAULT_CAP);
-        // Only runs the browser resamples keep their per-item sample (issue 9).
-        session.keep_sample_up_to(crate::intervals::MAX_ITEMS);
         let name = files.iter().map(File::name).collect::<Vec<_>>().join(" + ");
-        let bytes = match read_all(&mut session, run, generation, &files).await {
-            Ok(b) => b,
-            // A cancel was answered when it came; a newer score of the run replaces this one.
-            Err(Stop::Cancelled) => return,
-            Err(Stop::Read(why)) => {
-                return post(&FromWorker::Failed {
-                    run,
-                    error: format!("the browser could not read the file: {why}"),
-                    warnings: Vec::new(),
-                })
-            }
-            Err(Stop::TooBig(error)) => {
-                return post(&FromWorker::Failed {
-                    run,
-                    error,
-                    warnings: Vec::new(),
-                })
-            }
-        };
+        let (bytes, sampled) =
+            match read_all(&mut session, run, generation, &files, Pass::First).await {
+                Ok(b) => b,
+                // A cancel was answered when it came; a newer score of the run replaces this one.
+                Err(Stop::Cancelled) => return,
+                Err(Stop::Read(why)) => {
+                    return post(&FromWorker::Failed {
+                        run,
+                        error: format!("the browser could not read the file: {why}"),
+                        warnings: Vec::new(),
+                    })
+                }
+                Err(Stop::TooBig(error)) => {
+                    return post(&FromWorker::Failed {
+                        run,
+                        error,
+                        warnings: Vec::new(),
+                    })
+                }
+            };
         match session.finish_sampled() {
             Ok(finished) => {
                 let report = finished.report;
+                let explorer = finished.explorer.unwrap_or_else(|| Explorer::new(0));
+                // The items the profile admitted: each got a record or was counted past the cap.
+                let admitted = explorer.len() as u64 + explorer.dropped();
+                let mut again = false;
                 let kept = match finished.sample_dropped {
-                    Some(items) => Kept::TooMany { name, items },
+                    Some(items) => Some(Kept::TooMany { name, items }),
+                    None if !sampled && admitted > crate::intervals::MAX_ITEMS as u64 => {
+                        Some(Kept::TooMany {
+                            name,
+                            items: admitted,
+                        })
+                    }
+                    // The guess was wrong: few enough items to resample; read again below.
+                    None if !sampled => {
+                        again = true;
+                        None
+                    }
                     None => {
-                        // As `scorelens::score_run`: a run of aggregate files only has an empty
-                        // sample.
-                        let sample = finished.sample.unwrap_or_else(|| {
-                            let profile =
-                                Profile::parse(&report.profile).unwrap_or_else(Profile::generic);
-                            scorelens::profiles::resampling::sample_for(profile)
-                        });
-                        Kept::Here(Box::new(scorelens::Run {
+                        let sample = finished.sample.unwrap_or_else(|| empty_sample(&report));
+                        Some(Kept::Here(Box::new(scorelens::Run {
                             name,
                             report: report.clone(),
                             sample,
-                        }))
+                        })))
                     }
                 };
-                SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
-                let explorer = finished.explorer.unwrap_or_else(|| Explorer::new(0));
+                if let Some(kept) = kept {
+                    SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
+                }
+                let report_kept = again.then(|| report.clone());
                 let scored = Scored {
                     json: report.to_json() + "\n",
                     report,
@@ -345,7 +455,11 @@ mod worker {
                     scored: Box::new(scored),
                 });
                 // The point estimates are on screen: now their intervals.
-                crate::intervals::start(run, generation);
+                if let Some(report) = report_kept {
+                    resample(run, generation, &files, &opts, report).await;
+                } else {
+                    crate::intervals::start(run, generation);
+                }
             }
             Err(e) => fail(run, e),
         }
