@@ -3,7 +3,8 @@
 // disk), and the native CLI (release) on the same files in the same run. Records the time to the
 // report, peak memory of the page and of its scoring worker, the longest main-thread task, and the
 // page weight; writes target/bench-results/browser.json and the browser block of
-// docs/performance.md. Not part of `make test`; run by `make bench` / `make bench-browser`.
+// docs/performance.md (with --no-doc, neither: browser-no-doc.json instead). Not part of
+// `make test`; run by `make bench` / `make bench-browser`. --help prints the usage below.
 //
 //   node scripts/bench_browser.mjs [--site target/site-bench] [--bin target/release/scorelens]
 //        [--mb 100,1000] [--runs 3] [--no-doc] [--commit REV (of the site and CLI; default HEAD)]
@@ -34,6 +35,13 @@ import { weigh } from './page_weight.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  // The usage lines of the header comment; without this, --help would run the whole benchmark.
+  const head = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+  const usage = head.filter((l) => l.startsWith('//   node ') || l.startsWith('//        ['));
+  console.log(usage.map((l) => l.slice(5)).join('\n'));
+  process.exit(0);
+}
 const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
@@ -310,7 +318,9 @@ async function main() {
     weight,
     files,
   };
-  writeFileSync(join(RESULTS, 'browser.json'), JSON.stringify(result, null, 1) + '\n');
+  // A --no-doc run (a trial) leaves the results the docs' table was made from alone.
+  const saved = args.includes('--no-doc') ? 'browser-no-doc.json' : 'browser.json';
+  writeFileSync(join(RESULTS, saved), JSON.stringify(result, null, 1) + '\n');
   writeDoc(table(result));
 }
 
