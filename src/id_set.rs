@@ -98,7 +98,12 @@ pub struct IdHash {
 impl IdSet {
     /// `id`'s hash, for `touch` and `insert_hashed`.
     pub fn hash(id: &str) -> IdHash {
-        let h = xxh3_128(id.as_bytes());
+        Self::hash_bytes(id.as_bytes())
+    }
+
+    /// `hash` of the id's bytes.
+    pub fn hash_bytes(id: &[u8]) -> IdHash {
+        let h = xxh3_128(id);
         IdHash {
             print: (h as u64).max(1),
             half: (h >> 64) as u64,

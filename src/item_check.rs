@@ -75,7 +75,7 @@ mod tests {
 
     fn item(body: Body) -> Item {
         Item {
-            id: "x".to_string(),
+            id: "x".into(),
             line: None,
             group: None,
             tier: None,
@@ -94,7 +94,7 @@ mod tests {
             answer,
             probs: p.map(|p| Probs {
                 sum: p.iter().sum(),
-                p,
+                p: p.into(),
                 outside: Some(0.0),
             }),
         }))

@@ -4,6 +4,7 @@
 //! indices, probabilities are validated and rescaled, and the model's answer is resolved (given answer,
 //! else arg-max). Metrics therefore never see a label string or a malformed number.
 
+use crate::short::{ShortStr, ShortVec};
 use std::sync::Arc;
 
 /// Difficulty tier used by the I/C tier weighting (SPEC §5).
@@ -90,7 +91,8 @@ pub enum OptionKind {
 /// (`loglikelihoods`: softmax leaves no outside mass to measure).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Probs {
-    pub p: Vec<f64>,
+    /// Inline for up to `short::INLINE_VEC` options: no allocation per item (issue 9).
+    pub p: ShortVec,
     pub sum: f64,
     pub outside: Option<f64>,
 }
@@ -223,10 +225,13 @@ pub enum Body {
 /// One scored unit with its breakdown keys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
-    pub id: String,
+    /// Inline when short (`short::INLINE_STR` bytes): no allocation per item (issue 9).
+    pub id: ShortStr,
     /// 1-based line (or array element) the item came from, for warnings and the explorer.
     pub line: Option<u64>,
-    pub group: Option<String>,
+    /// Shared: a reader gives the items of one group one copy of its name (`canonical_item::Labels`),
+    /// and `Groups` knows a name it has seen by its address (issue 9).
+    pub group: Option<Arc<str>>,
     pub tier: Option<Tier>,
     pub split: Option<Split>,
     pub modality: Option<Modality>,
@@ -273,7 +278,7 @@ mod tests {
     #[test]
     fn conditioning_and_mixing_by_hand() {
         let p = Probs {
-            p: vec![0.5, 0.3],
+            p: vec![0.5, 0.3].into(),
             sum: 0.8,
             outside: Some(0.2),
         };

@@ -19,6 +19,7 @@ pub mod probs;
 pub mod profiles;
 pub mod report;
 pub mod session;
+pub mod short;
 pub mod warning;
 
 // The widget and its JavaScript API (wasm32 only). It includes the app's components from src/web,

@@ -5,6 +5,7 @@
 //! output error, which the reader turns into a warning while still scoring the item.
 
 use crate::items::Probs;
+use crate::short::ShortVec;
 
 /// Largest total accepted before the probabilities count as malformed (SPEC §2).
 pub const MAX_TOTAL: f64 = 1.02;
@@ -58,7 +59,7 @@ fn check_finite(values: &[Option<f64>], source: Source) -> Result<(), String> {
 }
 
 fn from_probabilities(values: &[Option<f64>], source: Source) -> Result<Probs, String> {
-    let mut p = Vec::with_capacity(values.len());
+    let mut p = ShortVec::with_capacity(values.len());
     for v in values {
         let x = v.unwrap_or(0.0);
         if !x.is_finite() || x < 0.0 {
@@ -115,7 +116,7 @@ fn softmax(values: &[Option<f64>]) -> Result<Probs, String> {
         .map(|v| v.map_or(0.0, |x| crate::math::exp(x - max)))
         .collect();
     let total: f64 = e.iter().sum();
-    let p: Vec<f64> = e.iter().map(|x| x / total).collect();
+    let p: ShortVec = e.iter().map(|x| x / total).collect();
     let sum = p.iter().sum();
     Ok(Probs {
         p,

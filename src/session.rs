@@ -3,6 +3,7 @@
 
 use crate::explore::Explorer;
 use crate::formats::canonical_chunks::{self, Block, Event};
+use crate::formats::canonical_item::Labels;
 use crate::formats::{self, Format, Meta, Reader, Reported, Shelf, Sink};
 use crate::id_set::{IdHash, IdSet};
 use crate::items::Item;
@@ -91,6 +92,8 @@ struct LineFeed {
     stream: canonical_chunks::Stream,
     /// The block being replayed; its lists keep their memory from block to block.
     block: Block,
+    /// The option lists and group names of the blocks read so far.
+    labels: Labels,
     /// Lines of the file before the next block.
     before: u64,
 }
@@ -234,10 +237,11 @@ impl Session {
             name,
             stream,
             block,
+            labels,
             before,
         } = lines;
         let mut each = |part: &[u8]| {
-            canonical_chunks::read_block_into(name, part, block);
+            canonical_chunks::read_block_with(name, part, block, labels);
             self.replay_in_place(block, *before);
             *before += block.lines;
         };
@@ -334,12 +338,11 @@ impl Session {
     /// report is the same as `read`'s.
     pub fn read_blocks(&mut self, name: &str, bytes: &[u8], size: usize) {
         if self.begin_blocks(name, bytes) {
-            let mut before = 0;
+            let (mut before, mut labels, mut block) = (0, Labels::default(), Block::default());
             for part in canonical_chunks::split(bytes, size) {
-                let block = canonical_chunks::read_block(name, part);
-                let lines = block.lines;
-                self.replay(block, before);
-                before += lines;
+                canonical_chunks::read_block_with(name, part, &mut block, &mut labels);
+                self.replay_in_place(&mut block, before);
+                before += block.lines;
             }
         } else {
             self.feed(bytes);

@@ -42,7 +42,7 @@ fn item(
 ) -> Item {
     let k = if kind == OptionKind::Binary { 2 } else { k };
     Item {
-        id: id.to_string(),
+        id: id.to_string().into(),
         line: None,
         group: None,
         tier: TIERS[at.0 % 5],

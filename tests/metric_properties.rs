@@ -34,9 +34,9 @@ fn item() -> impl Strategy<Value = Item> {
                 None => probs.as_ref().map(Probs::argmax),
             };
             Item {
-                id: String::new(),
+                id: Default::default(),
                 line: None,
-                group,
+                group: group.map(Into::into),
                 tier: None,
                 split: None,
                 modality: None,

@@ -100,6 +100,13 @@ fn generated(n: usize, seed: u64) -> Vec<u8> {
             0..=5 => odd[(next() % odd.len() as u64) as usize].clone(),
             6 => Vec::new(),
             7 => b"  \r".to_vec(),
+            // Ids longer than an item keeps inline, more options than it keeps inline, and
+            // groups of their own (more than the readers share).
+            9..=11 => format!(
+                "{{\"id\":\"a-rather-long-identifier-of-item-{id}\",\"group\":\"h{}\",\"options\":[\"A\",\"B\",\"C\",\"D\",\"E\",\"F\",\"G\",\"H\",\"I\",\"J\"],\"gold\":\"J\",\"probs\":{{\"A\":0.05,\"B\":0.1,\"C\":0.05,\"D\":0.1,\"E\":0.05,\"F\":0.1,\"G\":0.05,\"H\":0.1,\"I\":0.05,\"J\":{p}}}}}",
+                i % 997,
+            )
+            .into_bytes(),
             _ => format!(
                 "{{\"id\":\"q{id}\",\"group\":\"g{}\",\"tier\":\"easy\",\"options\":[\"A\",\"B\",\"C\",\"D\"],\"gold\":\"{}\",\"probs\":{{\"A\":{p},\"B\":{q},\"C\":{q},\"D\":{}}}}}{}",
                 i % 7,

@@ -3,7 +3,8 @@
 //! into the session in file order, so items are scored, ids checked and warnings kept exactly as
 //! a one-core read does them (tests/parallel_blocks.rs).
 
-use scorelens::formats::canonical_chunks::{read_block_into, split, Block};
+use scorelens::formats::canonical_chunks::{read_block_with, split, Block};
+use scorelens::formats::canonical_item::Labels;
 use scorelens::formats::lines::BOM;
 use scorelens::formats::HEAD;
 use scorelens::{BootstrapOptions, Error, Options, Report, Session};
@@ -161,6 +162,8 @@ where
         for _ in 0..workers {
             let (tx, shared) = (tx.clone(), &shared);
             let mut parsed: Option<Vec<u8>> = None;
+            // Each worker's own, kept from block to block: a group's items share its name.
+            let mut labels = Labels::default();
             scope.spawn(move || loop {
                 let (i, part, mut block) = {
                     let mut feed = shared.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -189,7 +192,7 @@ where
                         }
                     }
                 };
-                read_block_into(name, &part, &mut block);
+                read_block_with(name, &part, &mut block, &mut labels);
                 if let Cow::Owned(piece) = part {
                     parsed = Some(piece);
                 }

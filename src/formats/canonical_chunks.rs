@@ -131,6 +131,12 @@ pub fn read_block(file: &str, block: &[u8]) -> Block {
 /// the blocks it has replayed back to the workers, so that each block's lists are not allocated
 /// (and their pages faulted in) afresh (issue 9).
 pub fn read_block_into(file: &str, block: &[u8], out: &mut Block) {
+    read_block_with(file, block, out, &mut Labels::default());
+}
+
+/// `read_block_into` with the option lists and group names of earlier blocks, so that a group's
+/// items share one name across blocks too (`Groups` then knows it by its address; issue 9).
+pub fn read_block_with(file: &str, block: &[u8], out: &mut Block, labels: &mut Labels) {
     // Room for the block's items at about 100 bytes a line, so that the events (some 200 bytes
     // each) are not copied as the list grows.
     let mut events = std::mem::take(&mut out.events);
@@ -140,7 +146,6 @@ pub fn read_block_into(file: &str, block: &[u8], out: &mut Block) {
         events,
         shelf: Shelf::default(),
     };
-    let mut labels = Labels::default();
     let mut line = 0;
     let mut rest = block;
     while !rest.is_empty() {
@@ -150,14 +155,14 @@ pub fn read_block_into(file: &str, block: &[u8], out: &mut Block) {
         };
         line += 1;
         let text = text.strip_suffix(b"\r").unwrap_or(text);
-        read_line(file, &mut labels, line, text, &mut rec);
+        read_line(file, labels, line, text, &mut rec);
         rest = tail;
     }
     out.id_hashes.clear();
     out.id_hashes.reserve(rec.events.len());
     out.id_hashes
         .extend(rec.events.iter().filter_map(|e| match e {
-            Event::Item(item) => Some(IdSet::hash(&item.id)),
+            Event::Item(item) => Some(IdSet::hash_bytes(item.id.as_bytes())),
             _ => None,
         }));
     out.events = rec.events;

@@ -156,10 +156,11 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
         None => probs.as_ref().map(|p| p.argmax()),
         Some(a) => position(&options, a),
     };
+    let group = l.groups.iter().find_map(|g| *g).map(|g| labels.group(g));
     Some(Item {
-        id: id.to_string(),
+        id: id.into(),
         line: Some(line),
-        group: l.groups.iter().find_map(|g| *g).map(str::to_string),
+        group,
         tier: keyword(l.tier, Tier::parse)?,
         split: keyword(l.split, Split::parse)?,
         modality: keyword(l.modality, Modality::parse)?,

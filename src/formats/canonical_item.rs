@@ -78,10 +78,52 @@ fn get<'v, 'a>(fields: &'v Fields<'a>, i: usize) -> Option<&'v Val<'a>> {
 }
 
 /// The option list of the last item read, shared with the next items that list the same labels
-/// (a file's items nearly always do), so that they allocate no labels of their own.
+/// (a file's items nearly always do), so that they allocate no labels of their own; and the
+/// group names read so far, each shared by the items of its group (`Labels::group`).
 #[derive(Debug, Default)]
 pub struct Labels {
     last: Option<Arc<[String]>>,
+    groups: GroupNames,
+}
+
+/// Slots of the group-name table; it keeps at most `GROUP_NAMES` names.
+const GROUP_SLOTS: usize = 1024;
+
+/// Group names shared at most; past them (a file whose every item has a group of its own) each
+/// item gets its own copy, as before.
+const GROUP_NAMES: usize = GROUP_SLOTS / 2;
+
+/// The group names seen, found by a hash of the name, linearly probed.
+#[derive(Debug, Default)]
+struct GroupNames {
+    slots: Vec<Option<Arc<str>>>,
+    len: usize,
+}
+
+impl GroupNames {
+    fn get(&mut self, name: &str) -> Arc<str> {
+        if self.slots.is_empty() {
+            self.slots = vec![None; GROUP_SLOTS];
+        }
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut h, name.as_bytes());
+        let mut at = std::hash::Hasher::finish(&h) as usize % GROUP_SLOTS;
+        // At most half the slots are taken, so the probe ends at an empty one.
+        loop {
+            match &mut self.slots[at] {
+                Some(known) if super::canonical_fast::same(known, name) => return known.clone(),
+                Some(_) => at = (at + 1) % GROUP_SLOTS,
+                empty => {
+                    let shared: Arc<str> = name.into();
+                    if self.len < GROUP_NAMES {
+                        *empty = Some(shared.clone());
+                        self.len += 1;
+                    }
+                    return shared;
+                }
+            }
+        }
+    }
 }
 
 impl Labels {
@@ -105,6 +147,11 @@ impl Labels {
                 .zip(last.iter())
                 .all(|(x, l)| super::canonical_fast::same(x, l));
         same.then(|| last.clone())
+    }
+
+    /// The group name `name`, shared with the earlier items of that group.
+    pub(crate) fn group(&mut self, name: &str) -> Arc<str> {
+        self.groups.get(name)
     }
 
     /// Keeps `xs` as the last list and returns it shared.
@@ -168,13 +215,14 @@ pub fn build_with(
     let group = match group {
         None => None,
         Some(v) => Some(
-            v.as_label()
-                .ok_or_else(|| format!("the group must be a string, not {}", v.kind()))?
-                .into_owned(),
+            labels.group(
+                &v.as_label()
+                    .ok_or_else(|| format!("the group must be a string, not {}", v.kind()))?,
+            ),
         ),
     };
     Ok(Item {
-        id,
+        id: id.into(),
         line: Some(line),
         group,
         tier: keyword(fields, f::TIER, "tier", Tier::parse, notes),
@@ -600,5 +648,28 @@ pub fn meta<'a>(fields: &'a Fields, i: usize) -> Option<&'a str> {
     match get(fields, i) {
         Some(Val::Str(s)) => Some(s),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_names_are_shared_and_read_back_as_given() {
+        let mut labels = Labels::default();
+        // More names than the table keeps: the later ones are still right, each its own copy.
+        let names: Vec<String> = (0..GROUP_NAMES + 300)
+            .map(|i| format!("group-{i}-{}", "x".repeat(i % 13)))
+            .collect();
+        let first: Vec<Arc<str>> = names.iter().map(|n| labels.group(n)).collect();
+        for _ in 0..2 {
+            for (i, n) in names.iter().enumerate() {
+                let g = labels.group(n);
+                assert_eq!(&*g, n.as_str());
+                assert_eq!(Arc::ptr_eq(&g, &first[i]), i < GROUP_NAMES, "{n}");
+            }
+        }
+        assert_eq!(&*labels.group(""), "");
     }
 }

@@ -79,12 +79,13 @@ pub fn build(
         }
     }
     Ok(Item {
-        id: row.id.clone(),
+        id: row.id.as_str().into(),
         line: Some(row.line),
         group: row
             .category
-            .clone()
-            .or_else(|| case.and_then(|c| c.category.clone())),
+            .as_deref()
+            .or_else(|| case.and_then(|c| c.category.as_deref()))
+            .map(Into::into),
         tier: None,
         split: None,
         modality: row.modality.or_else(|| case.and_then(|c| c.modality)),

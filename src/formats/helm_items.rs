@@ -134,9 +134,9 @@ fn references(rs: &RequestState) -> Result<(Vec<String>, Vec<usize>), String> {
 
 fn item(rs: &RequestState, k: &str, body: Body) -> Item {
     Item {
-        id: k.to_string(),
+        id: k.into(),
         line: None,
-        group: rs.instance.split.clone(),
+        group: rs.instance.split.as_deref().map(Into::into),
         tier: None,
         split: None,
         modality: None,

@@ -99,7 +99,7 @@ impl Collector {
                 sink.warn(Warning::new(file, None, format!("sample {id}: {n}")));
             }
             sink.item(Item {
-                id,
+                id: id.into(),
                 line: None,
                 group: None,
                 tier: None,

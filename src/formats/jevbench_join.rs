@@ -176,9 +176,9 @@ pub fn build(t: Task, row: &Row) -> (Item, Vec<String>) {
         }
     };
     let item = Item {
-        id: t.id,
+        id: t.id.into(),
         line: Some(t.line),
-        group: t.group,
+        group: t.group.map(Into::into),
         tier: t.tier,
         split: t.split,
         modality: t.modality,

@@ -150,9 +150,9 @@ pub fn build(s: &Sample, state: &mut FileState, notes: &mut Vec<String>) -> Resu
         }
     };
     Ok(Built::Item(Box::new(Item {
-        id,
+        id: id.into(),
         line: Some(s.line),
-        group: Some(group),
+        group: Some(group.into()),
         tier: None,
         split: None,
         modality: None,

@@ -176,9 +176,9 @@ impl EvalsReader {
             None => graded(data, correct),
         };
         sink.item(Item {
-            id,
+            id: id.into(),
             line: Some(n),
-            group: self.eval.clone(),
+            group: self.eval.as_deref().map(Into::into),
             tier: None,
             split: None,
             modality: None,

@@ -228,9 +228,9 @@ pub fn row_item(row: &Row, n: usize, line: u64, tally: &mut FileTally) -> Result
         _ => id,
     };
     Ok(Item {
-        id,
+        id: id.into(),
         line: Some(line),
-        group: Some(subset),
+        group: Some(subset.into()),
         tier: None,
         split: None,
         modality: None,

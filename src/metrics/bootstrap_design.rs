@@ -26,7 +26,7 @@ impl Strata {
     pub fn key(self, item: &Item) -> String {
         match self {
             Strata::None => String::new(),
-            Strata::Group => item.group.clone().unwrap_or_default(),
+            Strata::Group => item.group.as_deref().unwrap_or_default().to_string(),
             Strata::SplitTypeTier => {
                 let split = match item.split {
                     Some(Split::Open) => "open",

@@ -321,7 +321,7 @@ mod tests {
             gold_probs: None,
             answer,
             probs: p_yes.map(|p| Probs {
-                p: vec![1.0 - p, p],
+                p: vec![1.0 - p, p].into(),
                 sum: 1.0,
                 outside: Some(0.0),
             }),

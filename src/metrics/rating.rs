@@ -83,7 +83,7 @@ mod tests {
             probs: p.map(|p| {
                 let sum = p.iter().sum();
                 Probs {
-                    p,
+                    p: p.into(),
                     sum,
                     outside: Some(0.0),
                 }

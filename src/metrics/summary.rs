@@ -44,7 +44,7 @@ impl Summary {
     pub fn update(&mut self, item: &Item) {
         let o = outcome(item);
         self.overall.add(&o);
-        self.groups.add(item.group.as_deref(), &o);
+        self.groups.add_shared(item.group.as_ref(), &o);
         self.conditioning.update(item);
         self.mixing.update(item);
         self.outside.update(item);

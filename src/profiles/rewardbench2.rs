@@ -66,7 +66,7 @@ impl Rules for RewardBench2 {
                         None => {
                             self.bad_ids.0 += 1;
                             if self.bad_ids.1.len() < 5 {
-                                self.bad_ids.1.push(item.id.clone());
+                                self.bad_ids.1.push(item.id.to_string());
                             }
                         }
                     }
