@@ -8,6 +8,7 @@
 //! are (dealt by their high bits into ranges of about a block, each radix-sorted; in wasm in four
 //! passes, so that a quarter of a list at most is held twice), so the figures and the bins walk
 //! them without a sorted copy.
+
 use super::ece::BinReport;
 use super::intervals::clopper_pearson;
 use super::stats::{wilson, Z95};
@@ -76,17 +77,16 @@ impl Values {
     /// `SWEEPS`-th of it is held twice (the browser's memory); the last pass frees each block
     /// once dealt.
     fn settle(&mut self) {
-        self.settle_in(SWEEPS);
+        self.settle_in(self.len().div_ceil(SWEEPS).max(ONE_SWEEP));
     }
 
-    /// `settle` in `sweeps` passes.
-    fn settle_in(&mut self, sweeps: usize) {
+    /// `settle`, each pass filling ranges of up to `budget` values together (always one range).
+    fn settle_in(&mut self, budget: usize) {
         if self.is_sorted() {
             return;
         }
         let deal = Deal::new(self);
         let mut sorted = Vec::with_capacity(deal.sizes.len());
-        let budget = self.len().div_ceil(sweeps.max(1)).max(CHUNK);
         let mut first = 0;
         while first < deal.sizes.len() {
             let mut end = first + 1;
@@ -125,9 +125,12 @@ impl Values {
     }
 }
 
-/// Passes `settle` makes over a list to fill its ranges: one natively, where memory is plenty;
-/// four in wasm, where a list of a gigabyte file's confidences is tens of megabytes.
+/// Passes `settle` makes over a long list to fill its ranges: one natively, where memory is
+/// plenty; four in wasm, where a list of a gigabyte file's confidences is tens of megabytes.
 const SWEEPS: usize = if cfg!(target_arch = "wasm32") { 4 } else { 1 };
+
+/// Values a sweep may always hold (16 MiB): a list up to this long is dealt in one pass.
+const ONE_SWEEP: usize = 1 << 21;
 
 /// Buckets of the order key's high bits that `settle` counts before dealing.
 const BUCKETS: usize = 1 << 16;
@@ -199,14 +202,26 @@ impl PartialEq for Values {
 }
 
 /// Every confidence, split by correctness.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct EqualMass {
     right: Values,
     wrong: Values,
+    /// The bins' edges and sums, kept by `settle` for `ece` and `bins`, which both need them.
+    settled: Option<Binned>,
+}
+
+/// Upper bin boundaries and per-bin sums.
+type Binned = (Vec<f64>, Vec<BinSums>);
+
+impl PartialEq for EqualMass {
+    fn eq(&self, other: &Self) -> bool {
+        self.right == other.right && self.wrong == other.wrong
+    }
 }
 
 impl EqualMass {
     pub fn add(&mut self, confidence: f64, correct: bool) {
+        self.settled = None;
         if correct {
             self.right.push(confidence);
         } else {
@@ -215,6 +230,7 @@ impl EqualMass {
     }
 
     pub fn merge(&mut self, other: Self) {
+        self.settled = None;
         for v in other.right.iter() {
             self.right.push(v);
         }
@@ -232,6 +248,7 @@ impl EqualMass {
     pub fn settle(&mut self) {
         let (right, wrong) = (&mut self.right, &mut self.wrong);
         both(|| right.settle(), || wrong.settle());
+        self.settled = self.bin();
     }
 
     /// The ECE; None when there is no item.
@@ -280,7 +297,12 @@ impl EqualMass {
     }
 
     /// Upper boundaries and per-bin sums; None without items.
-    fn binned(&self) -> Option<(Vec<f64>, Vec<BinSums>)> {
+    fn binned(&self) -> Option<Binned> {
+        self.settled.clone().or_else(|| self.bin())
+    }
+
+    /// `binned`, computed.
+    fn bin(&self) -> Option<Binned> {
         if self.count() == 0 {
             return None;
         }
