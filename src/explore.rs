@@ -14,6 +14,7 @@ use crate::metrics::groups::NO_GROUP;
 use crate::metrics::outcome;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// How many records a session keeps by default (40 bytes each, plus the id).
 pub const DEFAULT_CAP: usize = 1_000_000;
@@ -67,6 +68,81 @@ impl Interner {
 
     fn name(&self, i: u32) -> &str {
         self.names.get(i as usize).map_or("", String::as_str)
+    }
+}
+
+/// Slots of `Recent`'s group cache (a prime).
+const GROUP_SLOTS: usize = 61;
+
+/// Interned strings found without hashing text (issue 9): the labels of the option list the last
+/// item shared (readers give every item with the same list one `Arc`), each filled at its first
+/// use; the group names by the address of their shared text (the canonical reader gives every
+/// item of a group one `Arc`), direct-mapped, each slot holding its name so that no other text can
+/// take that address meanwhile; and the last item kind. A miss interns the text as before.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Recent {
+    options: Option<Arc<[String]>>,
+    labels: Vec<u32>,
+    groups: Vec<Option<(Arc<str>, u32)>>,
+    no_group: Option<u32>,
+    kind: Option<(&'static str, u32)>,
+}
+
+impl Recent {
+    /// The interned label `i` of `options` (`""` past its end).
+    fn label(&mut self, strings: &mut Interner, options: &Arc<[String]>, i: usize) -> u32 {
+        if !self
+            .options
+            .as_ref()
+            .is_some_and(|o| Arc::ptr_eq(o, options))
+        {
+            self.options = Some(Arc::clone(options));
+            self.labels.clear();
+            self.labels.resize(options.len(), NONE);
+        }
+        match (self.labels.get_mut(i), options.get(i)) {
+            (Some(slot), Some(label)) => {
+                if *slot == NONE {
+                    *slot = strings.get(label);
+                }
+                *slot
+            }
+            _ => strings.get(""),
+        }
+    }
+
+    /// The interned group name (`NO_GROUP` without one).
+    fn group(&mut self, strings: &mut Interner, group: Option<&Arc<str>>) -> u32 {
+        let Some(name) = group else {
+            return *self.no_group.get_or_insert_with(|| strings.get(NO_GROUP));
+        };
+        if self.groups.is_empty() {
+            self.groups = vec![None; GROUP_SLOTS];
+        }
+        // Names made one after another lie a few 16-byte steps apart: modulo a prime, up to
+        // about 30 such names take a slot each.
+        let home = (Arc::as_ptr(name) as *const u8 as usize >> 4) % GROUP_SLOTS;
+        match self.groups.get_mut(home) {
+            Some(Some((known, g))) if Arc::ptr_eq(known, name) => *g,
+            Some(slot) => {
+                let g = strings.get(name);
+                *slot = Some((Arc::clone(name), g));
+                g
+            }
+            None => strings.get(name),
+        }
+    }
+
+    fn kind(&mut self, strings: &mut Interner, kind: &'static str) -> u32 {
+        match self.kind {
+            // The same literal, most often: compared by address first.
+            Some((k, i)) if std::ptr::eq(k, kind) || k == kind => i,
+            _ => {
+                let i = strings.get(kind);
+                self.kind = Some((kind, i));
+                i
+            }
+        }
     }
 }
 
@@ -139,9 +215,12 @@ pub struct Page {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Explorer {
     cap: usize,
-    ids: String,
+    /// Every kept id's UTF-8 bytes, one after another (`Record::id_end`); bytes, so that adding
+    /// one needs no check (`Item.id` gives its bytes as they are), reading one checks it.
+    ids: Vec<u8>,
     records: Vec<Record>,
     strings: Interner,
+    recent: Recent,
     file: u32,
     /// Items seen beyond `cap`, counted but not kept.
     dropped: u64,
@@ -158,9 +237,10 @@ impl Explorer {
         let file = strings.get("");
         Explorer {
             cap,
-            ids: String::new(),
+            ids: Vec::new(),
             records: Vec::new(),
             strings,
+            recent: Recent::default(),
             file,
             dropped: 0,
             mass: [Vec::new(), Vec::new()],
@@ -175,7 +255,8 @@ impl Explorer {
 
     /// Records one scored item (after the profile admitted it).
     pub fn add(&mut self, item: &Item) {
-        if self.records.len() >= self.cap || self.ids.len() + item.id.len() > u32::MAX as usize {
+        let id = item.id.as_bytes();
+        if self.records.len() >= self.cap || self.ids.len() + id.len() > u32::MAX as usize {
             self.dropped += 1;
             return;
         }
@@ -195,10 +276,11 @@ impl Explorer {
         let (gold, answer) = match &item.body {
             // The common case interns the option labels as they are, without a copy.
             Body::Option(o) => {
-                let label = |i: usize| o.options.get(i).map_or("", String::as_str);
+                let (recent, strings) = (&mut self.recent, &mut self.strings);
                 (
-                    self.strings.get(label(o.gold)),
-                    o.answer.map_or(NONE, |a| self.strings.get(label(a))),
+                    recent.label(strings, &o.options, o.gold),
+                    o.answer
+                        .map_or(NONE, |a| recent.label(strings, &o.options, a)),
                 )
             }
             _ => {
@@ -215,13 +297,13 @@ impl Explorer {
             self.records
                 .reserve_exact(len.max(1024).min(self.cap.saturating_sub(len)).max(1));
         }
-        self.ids.push_str(&item.id);
+        self.ids.extend_from_slice(id);
         let record = Record {
             id_end: self.ids.len() as u32,
             line: item.line.map_or(0, |l| l.min(u64::from(u32::MAX)) as u32),
             file: self.file,
-            group: self.strings.get(item.group.as_deref().unwrap_or(NO_GROUP)),
-            kind: self.strings.get(item.type_name()),
+            group: self.recent.group(&mut self.strings, item.group.as_ref()),
+            kind: self.recent.kind(&mut self.strings, item.type_name()),
             gold,
             answer,
             credit: judged.credit as f32,
@@ -328,7 +410,10 @@ impl Explorer {
             None => 0,
         };
         let end = self.records.get(i as usize).map_or(start, |r| r.id_end);
-        self.ids.get(start as usize..end as usize).unwrap_or("")
+        self.ids
+            .get(start as usize..end as usize)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("")
     }
 
     fn row(&self, i: u32) -> Option<Row> {

@@ -206,3 +206,93 @@ proptest! {
         prop_assert_eq!(paged, whole.rows);
     }
 }
+
+/// A choice item for `Explorer::add` alone.
+fn choice(
+    id: &str,
+    group: Option<Arc<str>>,
+    options: Arc<[String]>,
+    gold: usize,
+    answer: Option<usize>,
+) -> Item {
+    use crate::items::{OptionItem, OptionKind};
+    Item {
+        id: id.into(),
+        line: None,
+        group,
+        tier: None,
+        split: None,
+        modality: None,
+        body: Body::Option(OptionItem {
+            kind: OptionKind::Choice,
+            options,
+            gold,
+            gold_probs: None,
+            answer,
+            probs: None,
+        }),
+    }
+}
+
+#[test]
+fn labels_and_groups_found_by_address_are_the_items_own() {
+    // Shared option lists and group names (as the canonical reader gives them), fresh copies of
+    // each (dropped after the item, so that their addresses come back for other text), more
+    // groups than the group cache has slots, and ids long, short and not ASCII.
+    let lists: Vec<Arc<[String]>> = [&["A", "B"][..], &["A", "B", "C", "D"], &["yes", "no"]]
+        .iter()
+        .map(|l| l.iter().map(|s| s.to_string()).collect())
+        .collect();
+    let groups: Vec<Arc<str>> = (0..150)
+        .map(|g| Arc::from(format!("g{g}").as_str()))
+        .collect();
+    let mut e = Explorer::new(10_000);
+    let mut want = Vec::new();
+    for i in 0..2000usize {
+        let list = &lists[i % 3];
+        let options = if i % 4 == 0 {
+            list.iter().cloned().collect::<Arc<[String]>>()
+        } else {
+            list.clone()
+        };
+        let g = (i * 7) % 150;
+        let group = match i % 5 {
+            0 => None,
+            1 => Some(Arc::from(format!("g{g}").as_str())),
+            _ => Some(groups[g].clone()),
+        };
+        let gold = i % list.len();
+        // Now and then an answer past the list: its label reads as "" (as before the cache).
+        let answer = match i % 6 {
+            0 => None,
+            1 => Some(list.len() + 1),
+            _ => Some((i / 3) % list.len()),
+        };
+        let id = match i % 3 {
+            0 => format!("é✓-{i}"),
+            1 => format!("a-rather-long-identifier-of-item-{i}"),
+            _ => format!("{i}"),
+        };
+        want.push((
+            id.clone(),
+            group.as_deref().unwrap_or(NO_GROUP).to_string(),
+            list[gold].clone(),
+            answer.map(|a| list.get(a).cloned().unwrap_or_default()),
+        ));
+        e.add(&choice(&id, group, options, gold, answer));
+    }
+    let rows = e.query(&Filter::default(), 0, u64::MAX).rows;
+    let got: Vec<_> = rows
+        .into_iter()
+        .map(|r| (r.id, r.group, r.gold, r.answer))
+        .collect();
+    assert_eq!(got, want);
+    // A group filter still finds its items by name.
+    let g3 = Filter {
+        group: Some("g3".to_string()),
+        ..Filter::default()
+    };
+    let n = want.iter().filter(|w| w.1 == "g3").count() as u64;
+    assert!(n > 0);
+    assert_eq!(e.query(&g3, 0, 0).total, n);
+}
