@@ -37,8 +37,8 @@ mod worker {
     use wasm_bindgen_futures::JsFuture;
     use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
 
-    /// Bytes read per slice: big enough that the per-await overhead vanishes, small enough that
-    /// progress moves and a cancel is felt within a fraction of a second.
+    /// Bytes between two progress messages: few messages, yet progress moves and a cancel is
+    /// felt within a fraction of a second.
     const CHUNK: usize = 8 << 20;
 
     /// The message that makes the worker panic, to test recovery in the shipped build.
@@ -284,9 +284,12 @@ mod worker {
             // Canonical JSON Lines in blocks, the seen-id table warmed ahead (as natively).
             session.feed_in_blocks(&head);
             let mut stream = FileStream::open(file).map_err(Stop::Read)?;
+            let mut posted = done;
             loop {
+                // Each read is parsed as it comes, the next one already under way: waiting for
+                // several reads before parsing left the worker idle 10-15% of a 100 MB run.
                 chunk.clear();
-                stream.fill(&mut chunk, CHUNK).await.map_err(Stop::Read)?;
+                stream.fill(&mut chunk, 1).await.map_err(Stop::Read)?;
                 if !current(run, generation) {
                     return Err(Stop::Cancelled);
                 }
@@ -295,9 +298,10 @@ mod worker {
                 }
                 session.feed(&chunk);
                 done += chunk.len() as f64;
-                if pass == Pass::Sample {
+                if pass == Pass::Sample || done - posted < CHUNK as f64 {
                     continue;
                 }
+                posted = done;
                 post(&FromWorker::Progress {
                     run,
                     file: name.clone(),
