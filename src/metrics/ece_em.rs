@@ -73,9 +73,9 @@ impl Values {
 
     /// Sorts the values in place: dealt by the high bits of their order key into ranges of about
     /// `CHUNK` values, each range radix-sorted on its own; the ranges, in key order, are the
-    /// sorted list. The ranges are filled in `SWEEPS` passes over the list, so that at most a
-    /// `SWEEPS`-th of it is held twice (the browser's memory); the last pass frees each block
-    /// once dealt.
+    /// sorted list. A long list is dealt in several passes, each taking its ranges' values out
+    /// of the blocks (which shrink as they give them up), so that at most one pass's values are
+    /// held twice (the browser's memory on a gigabyte file).
     fn settle(&mut self) {
         self.settle_in(self.len().div_ceil(SWEEPS).max(ONE_SWEEP));
     }
@@ -99,21 +99,25 @@ impl Values {
                 .iter()
                 .map(|&n| Vec::with_capacity(n))
                 .collect();
-            let mut put = |v: f64| {
-                if let Some(r) = deal
-                    .range(v)
-                    .checked_sub(first)
-                    .and_then(|r| ranges.get_mut(r))
-                {
-                    r.push(v);
+            // Puts `v` into its range if this pass holds that range; false if not.
+            let mut put = |v: f64| match deal.range(v).checked_sub(first) {
+                Some(r) if r < ranges.len() => {
+                    ranges[r].push(v);
+                    true
                 }
+                _ => false,
             };
             if end == deal.sizes.len() {
                 for block in self.blocks.drain(..) {
-                    block.into_iter().for_each(&mut put);
+                    block.into_iter().for_each(|v| {
+                        put(v);
+                    });
                 }
             } else {
-                self.iter().for_each(&mut put);
+                for block in &mut self.blocks {
+                    block.retain(|&v| !put(v));
+                    block.shrink_to_fit();
+                }
             }
             for mut r in ranges {
                 radsort::sort(&mut r);
@@ -129,8 +133,8 @@ impl Values {
 /// plenty; four in wasm, where a list of a gigabyte file's confidences is tens of megabytes.
 const SWEEPS: usize = if cfg!(target_arch = "wasm32") { 4 } else { 1 };
 
-/// Values a sweep may always hold (16 MiB): a list up to this long is dealt in one pass.
-const ONE_SWEEP: usize = 1 << 21;
+/// Values a pass may always hold (8 MiB): a list up to this long is dealt in one pass.
+const ONE_SWEEP: usize = 1 << 20;
 
 /// Buckets of the order key's high bits that `settle` counts before dealing.
 const BUCKETS: usize = 1 << 16;
