@@ -7,6 +7,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod compare;
+pub mod csv_cell;
 pub mod explore;
 pub mod formats;
 pub mod id_set;

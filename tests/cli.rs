@@ -51,6 +51,28 @@ fn table_csv_and_markdown_layouts() {
 }
 
 #[test]
+fn csv_cells_a_spreadsheet_would_run_open_as_text() {
+    let f = temp_file(
+        "csv-formula.jsonl",
+        "{\"id\": 1, \"group\": \"=HYPERLINK(\\\"http://x\\\")\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"A\"}\n{\"id\": 2, \"group\": \"-0.5\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"B\"}\n",
+    );
+    let csv =
+        String::from_utf8(scorelens(&["score", f.to_str().unwrap(), "--format", "csv"]).stdout)
+            .unwrap();
+    // The group's cell starts with a quote mark (and is CSV-quoted for its own quotes); a group
+    // named as a number stays a number.
+    assert!(
+        csv.contains("\n\"'=HYPERLINK(\"\"http://x\"\")\",1,"),
+        "{csv}"
+    );
+    assert!(csv.contains("\n-0.5,1,"), "{csv}");
+    assert!(
+        !csv.contains("\n\"=HYPERLINK") && !csv.contains("\n=HYPERLINK"),
+        "{csv}"
+    );
+}
+
+#[test]
 fn markdown_shows_html_from_a_file_as_text() {
     let f = temp_file(
         "md-html.jsonl",

@@ -1,7 +1,7 @@
 //! The report laid out as tables, then rendered as aligned text, CSV or Markdown.
 
 use scorelens::metrics::calibration::CalibrationFigures;
-use scorelens::Report;
+use scorelens::{csv_cell, Report};
 
 /// One table: a title, column names and rows of already formatted cells.
 pub struct Table {
@@ -194,14 +194,22 @@ pub fn layout(tables: &[Table]) -> String {
     out
 }
 
+/// A record's cells, each opening as text in a spreadsheet (`csv_cell::guard`).
+fn guarded(cells: &[String]) -> Vec<String> {
+    cells
+        .iter()
+        .map(|c| csv_cell::guard(c).into_owned())
+        .collect()
+}
+
 /// CSV: one block per table, the title as a comment line.
 pub fn csv(tables: &[Table]) -> String {
     let mut out = String::new();
     for t in tables {
         let mut w = csv::Writer::from_writer(Vec::new());
-        let mut ok = w.write_record(&t.columns).is_ok();
+        let mut ok = w.write_record(guarded(&t.columns)).is_ok();
         for r in &t.rows {
-            ok &= w.write_record(r).is_ok();
+            ok &= w.write_record(guarded(r)).is_ok();
         }
         let bytes = w.into_inner().unwrap_or_default();
         if ok {

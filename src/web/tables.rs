@@ -151,6 +151,7 @@ pub fn report_tables(s: &Scored) -> Vec<Table> {
 }
 
 fn csv_field(s: &str) -> String {
+    let s = scorelens::csv_cell::guard(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

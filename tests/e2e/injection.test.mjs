@@ -133,10 +133,15 @@ test('payloads in every field are shown as text, in the page, its SVG titles and
   assert.equal(json.model, refA.model, 'JSON keeps the text exactly');
   assert.deepEqual(json.groups.map((g) => g.name), refA.groups.map((g) => g.name));
   const csv = await download(page, '[data-testid=report] [data-export=csv]');
+  // A cell a spreadsheet would run as a formula opens as text: it starts with a quote mark.
+  const guard = (x) => (/^[=+\-@\t\r]/.test(x) && Number.isNaN(Number(x)) ? `'${x}` : x);
+  assert.ok(refA.groups.some((g) => g.name.startsWith('=')), 'the fixture has a group named as a formula');
   for (const g of refA.groups) {
-    const field = /[",\n]/.test(g.name) ? `"${g.name.replace(/"/g, '""')}"` : g.name;
+    const text = guard(g.name);
+    const field = /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
     assert.ok(csv.includes(`\n${field},`), `CSV has group ${g.name} as a field`);
   }
+  assert.ok(!/\n"?=HYPERLINK/.test(csv), 'no cell starts a formula');
   const md = await download(page, '[data-testid=report] [data-export=md]');
   assert.ok(!/<(script|img|svg|iframe)/i.test(md), 'Markdown export: no raw tag a renderer would turn into HTML');
   assert.ok(md.includes('&lt;script&gt;window.__pwned=\'script\'&lt;/script&gt;'), 'Markdown export shows the tag as text (escaped)');
