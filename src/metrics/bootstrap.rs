@@ -93,7 +93,7 @@ impl Sample {
     /// Records one scored item.
     pub fn push(&mut self, item: &Item) {
         let cluster = self.cluster.and_then(|f| f(item));
-        self.design.push(self.strata.key(item), cluster);
+        self.design.push(&self.strata.key(item), cluster);
         self.ids.push(item.id.as_str().into());
         self.credit.push(outcome(item).credit);
         for r in &mut self.replays {

@@ -6,7 +6,8 @@
 
 use super::bootstrap_rng::SplitMix64;
 use crate::items::{Item, Split};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 
 /// Strata with fewer units than this are pooled into one: a stratum of one unit would never vary.
 pub const MIN_STRATUM: usize = 5;
@@ -23,10 +24,11 @@ pub enum Strata {
 }
 
 impl Strata {
-    pub fn key(self, item: &Item) -> String {
+    /// The item's stratum; borrowed from the item when it can be (no allocation per item).
+    pub fn key(self, item: &Item) -> Cow<'_, str> {
         match self {
-            Strata::None => String::new(),
-            Strata::Group => item.group.as_deref().unwrap_or_default().to_string(),
+            Strata::None => Cow::Borrowed(""),
+            Strata::Group => Cow::Borrowed(item.group.as_deref().unwrap_or_default()),
             Strata::SplitTypeTier => {
                 let split = match item.split {
                     Some(Split::Open) => "open",
@@ -34,7 +36,7 @@ impl Strata {
                     None => "-",
                 };
                 let tier = item.tier.map_or("-", |t| t.name());
-                format!("{split}/{}/{tier}", item.type_name())
+                Cow::Owned(format!("{split}/{}/{tier}", item.type_name()))
             }
         }
     }
@@ -59,14 +61,20 @@ pub struct Design {
     unit_of: Vec<u32>,
     /// Unit → stratum.
     unit_stratum: Vec<u32>,
-    strata: HashMap<String, u32>,
-    clusters: HashMap<String, u32>,
+    strata: FxHashMap<String, u32>,
+    clusters: FxHashMap<String, u32>,
 }
 
 impl Design {
-    pub fn push(&mut self, stratum: String, cluster: Option<String>) {
-        let next = self.strata.len() as u32;
-        let s = *self.strata.entry(stratum).or_insert(next);
+    pub fn push(&mut self, stratum: &str, cluster: Option<String>) {
+        let s = match self.strata.get(stratum) {
+            Some(&s) => s,
+            None => {
+                let next = self.strata.len() as u32;
+                self.strata.insert(stratum.to_string(), next);
+                next
+            }
+        };
         let unit = match cluster {
             Some(c) => {
                 let next = self.unit_stratum.len() as u32;
@@ -189,12 +197,12 @@ mod tests {
     fn small_strata_are_pooled_and_clusters_drawn_whole() {
         let mut d = Design::default();
         for i in 0..6 {
-            d.push("big".to_string(), None);
+            d.push("big", None);
             let _ = i;
         }
-        d.push("tiny".to_string(), None);
-        d.push("other".to_string(), Some("c1".to_string()));
-        d.push("other".to_string(), Some("c1".to_string()));
+        d.push("tiny", None);
+        d.push("other", Some("c1".to_string()));
+        d.push("other", Some("c1".to_string()));
         let s = d.strata_units(|_| true);
         assert_eq!(s.len(), 2, "{s:?}");
         assert_eq!(s[0], vec![0, 1, 2, 3, 4, 5]);

@@ -16,7 +16,7 @@ use super::ece_em::ece_weighted;
 use super::groups::NO_GROUP;
 use super::outcome::{outcome, Outcome};
 use crate::items::{Item, Mode};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The figures, by report path, with how to read each off the finished accumulators.
 const NAMES: [&str; 16] = [
@@ -61,7 +61,7 @@ struct Record {
 #[derive(Debug, Clone)]
 pub struct SummaryReplay {
     records: Vec<Record>,
-    group_index: HashMap<String, u32>,
+    group_index: FxHashMap<String, u32>,
     /// Group indices in name order (the order `Groups` averages them in).
     group_order: Vec<u32>,
     tracks: [Track; 2],
@@ -77,7 +77,7 @@ impl Default for SummaryReplay {
         };
         SummaryReplay {
             records: Vec::new(),
-            group_index: HashMap::new(),
+            group_index: FxHashMap::default(),
             group_order: Vec::new(),
             tracks: [track(Mode::Conditioning), track(Mode::Mixing)],
         }
@@ -115,11 +115,21 @@ impl Replay for SummaryReplay {
         names.sort();
         self.group_order = names.into_iter().map(|(_, &g)| g).collect();
         for t in &mut self.tracks {
-            t.parts.sort_by(|a, b| {
-                a.1.confidence
-                    .total_cmp(&b.1.confidence)
-                    .then(a.0.cmp(&b.0))
-            });
+            // In ascending confidence (`f64::total_cmp`), ties in item order. The parts were
+            // pushed in item order, so a stable radix sort of (confidence's order key, place)
+            // gives that order without moving the 48-byte parts at every step of a comparison
+            // sort (that was most of the sample's cost in the browser's worker; issue 9).
+            let mut keys: Vec<(u64, u32)> = t
+                .parts
+                .iter()
+                .enumerate()
+                .map(|(k, (_, p))| (order_key(p.confidence), k as u32))
+                .collect();
+            radsort::sort_by_key(&mut keys, |&(key, _)| key);
+            t.parts = keys
+                .iter()
+                .filter_map(|&(_, k)| t.parts.get(k as usize).copied())
+                .collect();
             t.sorted = t
                 .parts
                 .iter()
@@ -195,8 +205,54 @@ impl Replay for SummaryReplay {
     }
 }
 
+/// The value's place in `f64::total_cmp` order as an unsigned integer: the sign bit flipped for
+/// a positive value, every bit for a negative one.
+fn order_key(v: f64) -> u64 {
+    let bits = v.to_bits();
+    bits ^ ((((bits as i64) >> 63) as u64) | 1 << 63)
+}
+
 /// The mean of the values summed left to right, as `Groups::macro_figures` takes it.
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     let (sum, n) = values.fold((0.0, 0u64), |(s, n), v| (s + v, n + 1));
     (n > 0).then(|| sum / n as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::order_key;
+    use proptest::prelude::*;
+
+    fn special() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            any::<f64>(),
+            Just(0.0),
+            Just(-0.0),
+            Just(f64::NAN),
+            Just(-f64::NAN),
+            Just(f64::INFINITY),
+            Just(f64::NEG_INFINITY),
+            Just(f64::MIN_POSITIVE / 2.0),
+            (0u32..8).prop_map(|k| f64::from(k) / 8.0),
+        ]
+    }
+
+    proptest! {
+        /// The keys' order is `total_cmp`'s, and the radix sort of (key, place) in `seal` is the
+        /// stable sort by `total_cmp` it replaced, ties (repeated eighths) in place order.
+        #[test]
+        fn order_keys_sort_as_total_cmp(values in proptest::collection::vec(special(), 0..300)) {
+            for w in values.windows(2) {
+                prop_assert_eq!(order_key(w[0]).cmp(&order_key(w[1])), w[0].total_cmp(&w[1]));
+            }
+            let mut by_cmp: Vec<(f64, u32)> =
+                values.iter().enumerate().map(|(k, &v)| (v, k as u32)).collect();
+            by_cmp.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut keys: Vec<(u64, u32)> =
+                values.iter().enumerate().map(|(k, &v)| (order_key(v), k as u32)).collect();
+            radsort::sort_by_key(&mut keys, |&(key, _)| key);
+            let places = |v: &[(u64, u32)]| v.iter().map(|p| p.1).collect::<Vec<_>>();
+            prop_assert_eq!(places(&keys), by_cmp.iter().map(|p| p.1).collect::<Vec<_>>());
+        }
+    }
 }
