@@ -5,9 +5,10 @@ use std::borrow::Cow;
 
 /// `s` with a leading `'` when it starts as a formula would (`=`, `+`, `-`, `@`, a tab or a
 /// carriage return) and is not a number: spreadsheets show the `'` as "this is text" and run
-/// nothing. Numbers such as `-0.25` are left as they are. Quoting is the writer's business.
+/// nothing. Numbers such as `-0.25`, and a lone sign (the CLI's `-` for "no value"), are left as
+/// they are. Quoting is the writer's business.
 pub fn guard(s: &str) -> Cow<'_, str> {
-    let risky = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let risky = s.len() > 1 && s.starts_with(['=', '+', '-', '@', '\t', '\r']);
     if risky && s.parse::<f64>().is_err() {
         Cow::Owned(format!("'{s}"))
     } else {
@@ -36,6 +37,8 @@ mod tests {
             ("-1e-9", "-1e-9"),
             ("group a", "group a"),
             ("a=b", "a=b"),
+            ("-", "-"),
+            ("=", "="),
             ("", ""),
         ] {
             assert_eq!(guard(given), want, "{given:?}");
