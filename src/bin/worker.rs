@@ -41,6 +41,17 @@ mod worker {
     /// felt within a fraction of a second.
     const CHUNK: usize = 8 << 20;
 
+    /// Milliseconds of reading between two turns of the event loop (`breathe`).
+    const BREATHE_MS: f64 = 200.0;
+
+    /// Lets the worker take its messages: resumes in a macrotask (a timeout of 0).
+    async fn breathe() {
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        });
+        let _ = JsFuture::from(p).await;
+    }
+
     /// The message that makes the worker panic, to test recovery in the shipped build.
     const DEBUG_PANIC: &str = "scorelens:debug-panic";
 
@@ -285,7 +296,15 @@ mod worker {
             session.feed_in_blocks(&head);
             let mut stream = FileStream::open(file).map_err(Stop::Read)?;
             let mut posted = done;
+            let mut breathed = js_sys::Date::now();
             loop {
+                // A read that finished while the last one was parsed resumes this loop in a
+                // microtask, so a fast source (a file in memory) never hands the event loop
+                // back: messages (Cancel) would wait for the end. A macrotask now and then.
+                if js_sys::Date::now() - breathed > BREATHE_MS {
+                    breathe().await;
+                    breathed = js_sys::Date::now();
+                }
                 // Each read is parsed as it comes, the next one already under way: waiting for
                 // several reads before parsing left the worker idle 10-15% of a 100 MB run.
                 chunk.clear();
