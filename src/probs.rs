@@ -137,7 +137,7 @@ mod tests {
     #[test]
     fn total_below_one_keeps_the_outside_mass() {
         let p = probs(&[0.5, 0.3]).unwrap();
-        assert_eq!(p.p, vec![0.5, 0.3]);
+        assert_eq!(p.p.to_vec(), vec![0.5, 0.3]);
         assert_eq!(p.sum, 0.8);
         assert!((p.outside.unwrap() - 0.2).abs() < 1e-15);
     }
@@ -147,7 +147,7 @@ mod tests {
         let p = probs(&[0.51, 0.5]).unwrap();
         assert_eq!(p.outside, Some(0.0));
         assert_eq!(p.sum, 1.0);
-        assert_eq!(p.p, vec![0.51 / 1.01, 0.5 / 1.01]);
+        assert_eq!(p.p.to_vec(), vec![0.51 / 1.01, 0.5 / 1.01]);
     }
 
     #[test]
@@ -168,7 +168,7 @@ mod tests {
     #[test]
     fn missing_options_count_as_zero() {
         let p = build(&[None, Some(0.7)], Source::Probs).unwrap();
-        assert_eq!(p.p, vec![0.0, 0.7]);
+        assert_eq!(p.p.to_vec(), vec![0.0, 0.7]);
     }
 
     #[test]
@@ -185,13 +185,13 @@ mod tests {
             Source::Loglikelihoods,
         )
         .unwrap();
-        assert_eq!(p.p, vec![0.0, 1.0]);
+        assert_eq!(p.p.to_vec(), vec![0.0, 1.0]);
         let p = build(
             &[Some(f64::NEG_INFINITY), Some(0.5f64.ln())],
             Source::Logprobs,
         )
         .unwrap();
-        assert_eq!(p.p, vec![0.0, 0.5]);
+        assert_eq!(p.p.to_vec(), vec![0.0, 0.5]);
         for bad in [f64::NAN, f64::INFINITY] {
             for source in [Source::Logprobs, Source::Loglikelihoods] {
                 let e = build(&[Some(bad), Some(-1.0)], source).unwrap_err();
@@ -210,7 +210,7 @@ mod tests {
     #[test]
     fn loglikelihoods_are_a_softmax_with_unknown_outside_mass() {
         let p = build(&[Some(-1.0), Some(-1.0), None], Source::Loglikelihoods).unwrap();
-        assert_eq!(p.p, vec![0.5, 0.5, 0.0]);
+        assert_eq!(p.p.to_vec(), vec![0.5, 0.5, 0.0]);
         assert_eq!(p.outside, None);
         assert!(build(&[None, None], Source::Loglikelihoods).is_err());
     }
