@@ -248,6 +248,20 @@ impl Explorer {
         }
     }
 
+    /// Makes room for `items` more records (never past the cap) at once, when the reader can
+    /// tell how many a file holds: growing by doubling copies the records each time, which in
+    /// wasm is a copy into fresh memory while the old block is still held (issue 9).
+    pub fn reserve(&mut self, items: usize) {
+        let room = self.cap.saturating_sub(self.records.len()).min(items);
+        self.records.reserve_exact(room);
+    }
+
+    /// The records there is room for (tests).
+    #[cfg(test)]
+    pub(crate) fn room(&self) -> usize {
+        self.records.capacity()
+    }
+
     /// Items that follow belong to this file.
     pub fn begin_file(&mut self, name: &str) {
         self.file = self.strings.get(name);

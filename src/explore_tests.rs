@@ -296,3 +296,33 @@ fn labels_and_groups_found_by_address_are_the_items_own() {
     assert!(n > 0);
     assert_eq!(e.query(&g3, 0, 0).total, n);
 }
+
+#[test]
+fn room_made_from_the_file_size_holds_the_same_records_and_stops_at_the_cap() {
+    // The worker's path: the head, the file's size, then the chunks. 600 lines of about the
+    // head's length, so the guess is close; with a cap of 200 the room stops at the cap.
+    let mut text = String::from("{\"scorelens\": 1, \"model\": \"m\"}\n");
+    for i in 0..600 {
+        text += &format!(
+            "{{\"id\": \"q{i:04}\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"probs\": {{\"A\": 0.{}, \"B\": 0.1}}}}\n",
+            i % 9
+        );
+    }
+    for cap in [200, 10_000] {
+        let mut s = Session::new(&Options::default()).unwrap();
+        s.keep_items(cap);
+        let head = &text.as_bytes()[..text.len().min(crate::formats::HEAD)];
+        s.begin_file("run.jsonl", head);
+        s.expect_lines(head, text.len());
+        let room = s.explorer_room();
+        assert!(
+            room >= 550.min(cap) && room <= cap.min(700),
+            "cap {cap}: room {room}"
+        );
+        s.feed(text.as_bytes());
+        s.end_file();
+        let (_, grown) = s.finish_explored().unwrap();
+        let (_, plain) = explored(&text, cap);
+        assert_eq!(grown.unwrap().records, plain.records, "cap {cap}");
+    }
+}

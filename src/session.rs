@@ -283,8 +283,9 @@ impl Session {
 
     /// Room in the seen-id set for the ids of the current file, of `len` bytes whose first are
     /// `head`, guessed as one id a line from the first lines' length, so that the set keeps one
-    /// table (`IdSet`); at most 8M ids (80 MiB), should the first lines be unlike the rest.
-    /// Nothing for a file no format claimed.
+    /// table (`IdSet`); at most 8M ids (80 MiB), should the first lines be unlike the rest. The
+    /// explorer, if kept, makes room for as many records at once (up to its cap). Nothing for a
+    /// file no format claimed.
     pub fn expect_lines(&mut self, head: &[u8], len: usize) {
         if self.reader.is_none() {
             return;
@@ -292,6 +293,15 @@ impl Session {
         let lines = head.iter().filter(|&&b| b == b'\n').count().max(1);
         let ids = (len / (head.len() / lines).max(16)).min(1 << 23);
         self.state.seen.reserve(ids);
+        if let Some(explorer) = &mut self.state.explorer {
+            explorer.reserve(ids);
+        }
+    }
+
+    /// The records the explorer has room for (tests of `expect_lines`).
+    #[cfg(test)]
+    pub(crate) fn explorer_room(&self) -> usize {
+        self.state.explorer.as_ref().map_or(0, Explorer::room)
     }
 
     /// Takes in one block of the current file as if its lines had been fed; `lines_before` is the
