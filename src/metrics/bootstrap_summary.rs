@@ -12,7 +12,7 @@ use super::accuracy::Accuracy;
 use super::bootstrap::Replay;
 use super::calibration::{Calibration, CalibrationPart, OutsideMass};
 use super::ece::EqualWidth;
-use super::ece_em::ece_weighted;
+use super::ece_em::{ece_weighted, order_key};
 use super::groups::NO_GROUP;
 use super::outcome::{outcome, Outcome};
 use crate::items::{Item, Mode};
@@ -205,13 +205,6 @@ impl Replay for SummaryReplay {
     }
 }
 
-/// The value's place in `f64::total_cmp` order as an unsigned integer: the sign bit flipped for
-/// a positive value, every bit for a negative one.
-fn order_key(v: f64) -> u64 {
-    let bits = v.to_bits();
-    bits ^ ((((bits as i64) >> 63) as u64) | 1 << 63)
-}
-
 /// The mean of the values summed left to right, as `Groups::macro_figures` takes it.
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     let (sum, n) = values.fold((0.0, 0u64), |(s, n), v| (s + v, n + 1));
@@ -220,7 +213,7 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::order_key;
+    use super::super::ece_em::order_key;
     use proptest::prelude::*;
 
     fn special() -> impl Strategy<Value = f64> {

@@ -193,8 +193,9 @@ impl Deal {
 }
 
 /// The value's place in `f64::total_cmp` order as an unsigned integer (the sign bit flipped, and
-/// every other bit too for a negative value), the key radsort sorts floats by.
-fn order_key(v: f64) -> u64 {
+/// every other bit too for a negative value), the key radsort sorts floats by; also the
+/// bootstrap's ordering of calibration parts (`bootstrap_summary`).
+pub(crate) fn order_key(v: f64) -> u64 {
     let bits = v.to_bits();
     bits ^ ((((bits as i64) >> 63) as u64) | 1 << 63)
 }
