@@ -46,11 +46,12 @@ impl FileStream {
         ));
     }
 
-    /// Appends the file's next bytes to `into` until it holds at least `want` bytes or the file
-    /// has ended; the read after them is already under way when this returns. `into` gains
-    /// nothing once the file has ended.
-    pub async fn fill(&mut self, into: &mut Vec<u8>, want: usize) -> Result<(), String> {
-        while into.len() < want {
+    /// Appends the file's next bytes to `into` (a read's worth: parsed as it comes); the read
+    /// after them is already under way when this returns. `into` gains nothing once the file
+    /// has ended.
+    pub async fn read_into(&mut self, into: &mut Vec<u8>) -> Result<(), String> {
+        let start = into.len();
+        while into.len() == start {
             let Some(read) = self.pending.take() else {
                 return Ok(());
             };
@@ -65,9 +66,8 @@ impl FileStream {
                 .map_err(describe)?
                 .dyn_into()
                 .map_err(describe)?;
-            let at = into.len();
-            into.resize(at + view.length() as usize, 0);
-            view.copy_to(&mut into[at..]);
+            into.resize(start + view.length() as usize, 0);
+            view.copy_to(&mut into[start..]);
             let buffer: ArrayBuffer = view.buffer();
             self.ask(&buffer);
         }
