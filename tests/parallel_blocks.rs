@@ -360,3 +360,96 @@ proptest! {
         prop_assert_eq!(strip(&fast.warnings), strip(&general.warnings));
     }
 }
+
+/// The browser's parsing workers (issue 9): blocks dealt in turn to `parsers` parsers, each
+/// reading its blocks with its own labels and writing them as bytes (`block_code::Encoder`);
+/// the scorer reads each parser's bytes back with a decoder of its own and replays the blocks in
+/// file order.
+fn handed_over(name: &str, bytes: &[u8], size: usize, parsers: usize) -> String {
+    use scorelens::formats::block_code::{Decoder, Encoder};
+    use scorelens::formats::canonical_chunks::{self, Block};
+    use scorelens::formats::canonical_item::Labels;
+    let mut s = Session::new(&Options::default()).unwrap();
+    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
+    s.begin_file(name, head);
+    if !s.canonical_lines(head) {
+        s.feed(bytes);
+    } else {
+        let mut sides: Vec<(Labels, Encoder, Decoder)> =
+            (0..parsers).map(|_| Default::default()).collect();
+        let (mut read, mut replayed, mut wire, mut before) =
+            (Block::default(), Block::default(), Vec::new(), 0);
+        for (i, part) in canonical_chunks::split(bytes, size).into_iter().enumerate() {
+            let (labels, encoder, decoder) = &mut sides[i % parsers];
+            canonical_chunks::read_block_with(name, part, &mut read, labels);
+            wire.clear();
+            encoder.encode(&read, &mut wire);
+            decoder.decode(&wire, &mut replayed).unwrap();
+            assert_eq!(replayed, read, "{name}: block {i}");
+            s.replay_in_place(&mut replayed, before);
+            before += replayed.lines;
+        }
+    }
+    s.end_file();
+    outcome(s)
+}
+
+#[test]
+fn blocks_handed_over_as_bytes_give_the_sequential_report_on_every_sample_and_fixture() {
+    for path in files(&["www/samples", "tests/fixtures", "tests/malformed"]) {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.display().to_string();
+        let want = sequential(&name, &bytes);
+        for (size, parsers) in [(1, 2), (100, 1), (4096, 2), (1 << 20, 3)] {
+            assert_eq!(
+                handed_over(&name, &bytes, size, parsers),
+                want,
+                "{name}, blocks of {size}, {parsers} parsers"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_block_cut_short_or_from_another_coder_is_an_error_not_a_panic() {
+    use scorelens::formats::block_code::{Decoder, Encoder};
+    use scorelens::formats::canonical_chunks::{read_block, Block};
+    let bytes = generated(300, 11);
+    let block = read_block("g.jsonl", &bytes);
+    let mut wire = Vec::new();
+    Encoder::default().encode(&block, &mut wire);
+    let mut out = Block::default();
+    // Every cut of the bytes, and the bytes with a byte changed, fail cleanly or decode.
+    for cut in (0..wire.len()).step_by(7) {
+        assert!(
+            Decoder::default().decode(&wire[..cut], &mut out).is_err(),
+            "cut {cut}"
+        );
+    }
+    for at in (0..wire.len()).step_by(13) {
+        let mut bad = wire.clone();
+        bad[at] = bad[at].wrapping_add(0x55);
+        let _ = Decoder::default().decode(&bad, &mut out);
+    }
+    // A second block that reuses the first one's option list needs the first one's decoder.
+    let second = read_block("g.jsonl", &generated(50, 12));
+    let mut encoder = Encoder::default();
+    let mut first_wire = Vec::new();
+    encoder.encode(&block, &mut first_wire);
+    wire.clear();
+    encoder.encode(&second, &mut wire);
+    assert!(Decoder::default().decode(&wire, &mut out).is_err());
+    let mut decoder = Decoder::default();
+    decoder.decode(&first_wire, &mut out).unwrap();
+    decoder.decode(&wire, &mut out).unwrap();
+    assert_eq!(out, second);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn blocks_handed_over_as_bytes_give_the_sequential_report(seed in 1u64.., n in 0usize..400, size in 1usize..5000, parsers in 1usize..4) {
+        let bytes = generated(n, seed);
+        prop_assert_eq!(handed_over("p.jsonl", &bytes, size, parsers), sequential("p.jsonl", &bytes));
+    }
+}
