@@ -208,6 +208,137 @@ fn keyword<T>(v: Option<&str>, parse: fn(&str) -> Option<T>) -> Option<Option<T>
     }
 }
 
+/// A key of the line's object: one the fast path reads, or another.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Key<'a> {
+    Id,
+    Type,
+    Model,
+    Benchmark,
+    /// group, element, category, subset: its place in `Line::groups`.
+    Group(usize),
+    Tier,
+    Split,
+    Modality,
+    Options,
+    Gold,
+    Answer,
+    Probs,
+    Logprobs,
+    Loglikelihoods,
+    Other(&'a str),
+}
+
+/// A key and its closing quote as little-endian words of its bytes, with the masks of the
+/// bytes it has: compared with the line's bytes in one or two steps.
+struct Lit {
+    words: [u64; 2],
+    masks: [u64; 2],
+    len: usize,
+}
+
+impl Lit {
+    const fn new(key: &[u8]) -> Lit {
+        let mut lit = Lit {
+            words: [0; 2],
+            masks: [0; 2],
+            len: key.len(),
+        };
+        let mut i = 0;
+        while i < key.len() {
+            lit.words[i / 8] |= (key[i] as u64) << (8 * (i % 8));
+            lit.masks[i / 8] |= 0xff << (8 * (i % 8));
+            i += 1;
+        }
+        lit
+    }
+
+    /// Whether the bytes from `at` start with this key and its quote.
+    #[inline(always)]
+    fn at(&self, bytes: &[u8], at: usize) -> bool {
+        let word = |from: usize| match bytes.get(from..from + 8) {
+            Some(&[a, b, c, d, e, f, g, h]) => Some(u64::from_le_bytes([a, b, c, d, e, f, g, h])),
+            _ => None,
+        };
+        let first = word(at).is_some_and(|w| w & self.masks[0] == self.words[0]);
+        first && (self.len <= 8 || word(at + 8).is_some_and(|w| w & self.masks[1] == self.words[1]))
+    }
+}
+
+impl<'a> Key<'a> {
+    /// The key named `k`.
+    fn named(k: &'a str) -> Self {
+        match k {
+            "id" => Key::Id,
+            "type" => Key::Type,
+            "model" => Key::Model,
+            "benchmark" => Key::Benchmark,
+            "group" => Key::Group(0),
+            "element" => Key::Group(1),
+            "category" => Key::Group(2),
+            "subset" => Key::Group(3),
+            "tier" => Key::Tier,
+            "split" => Key::Split,
+            "modality" => Key::Modality,
+            "options" => Key::Options,
+            "gold" => Key::Gold,
+            "answer" => Key::Answer,
+            "probs" => Key::Probs,
+            "logprobs" => Key::Logprobs,
+            "loglikelihoods" => Key::Loglikelihoods,
+            other => Key::Other(other),
+        }
+    }
+
+    /// The key whose text starts at `at` (just after its opening quote) when it is one the fast
+    /// path reads, and the bytes it takes with its closing quote. Its bytes are compared with
+    /// each candidate's whole, so that the position after it is known without scanning for the
+    /// quote (the keys were a fifth of the parse; issue 9). `None` for any other key, and near
+    /// the line's end where no whole word is left; `Cur::key` then reads it as a string.
+    #[inline(always)]
+    fn at(bytes: &[u8], at: usize) -> Option<(Self, usize)> {
+        const ID: Lit = Lit::new(b"id\"");
+        const TYPE: Lit = Lit::new(b"type\"");
+        const MODEL: Lit = Lit::new(b"model\"");
+        const BENCHMARK: Lit = Lit::new(b"benchmark\"");
+        const GROUP: Lit = Lit::new(b"group\"");
+        const ELEMENT: Lit = Lit::new(b"element\"");
+        const CATEGORY: Lit = Lit::new(b"category\"");
+        const SUBSET: Lit = Lit::new(b"subset\"");
+        const TIER: Lit = Lit::new(b"tier\"");
+        const SPLIT: Lit = Lit::new(b"split\"");
+        const MODALITY: Lit = Lit::new(b"modality\"");
+        const OPTIONS: Lit = Lit::new(b"options\"");
+        const GOLD: Lit = Lit::new(b"gold\"");
+        const ANSWER: Lit = Lit::new(b"answer\"");
+        const PROBS: Lit = Lit::new(b"probs\"");
+        const LOGPROBS: Lit = Lit::new(b"logprobs\"");
+        const LOGLIKELIHOODS: Lit = Lit::new(b"loglikelihoods\"");
+        let candidates: &[(&Lit, Key)] = match bytes.get(at)? {
+            b'i' => &[(&ID, Key::Id)],
+            b't' => &[(&TYPE, Key::Type), (&TIER, Key::Tier)],
+            b'm' => &[(&MODEL, Key::Model), (&MODALITY, Key::Modality)],
+            b'b' => &[(&BENCHMARK, Key::Benchmark)],
+            b'g' => &[(&GROUP, Key::Group(0)), (&GOLD, Key::Gold)],
+            b'e' => &[(&ELEMENT, Key::Group(1))],
+            b'c' => &[(&CATEGORY, Key::Group(2))],
+            b's' => &[(&SUBSET, Key::Group(3)), (&SPLIT, Key::Split)],
+            b'o' => &[(&OPTIONS, Key::Options)],
+            b'a' => &[(&ANSWER, Key::Answer)],
+            b'p' => &[(&PROBS, Key::Probs)],
+            b'l' => &[
+                (&LOGPROBS, Key::Logprobs),
+                (&LOGLIKELIHOODS, Key::Loglikelihoods),
+            ],
+            _ => return None,
+        };
+        candidates
+            .iter()
+            .find(|(lit, _)| lit.at(bytes, at))
+            .map(|(lit, key)| (*key, lit.len))
+    }
+}
+
 /// A cursor over the line's text.
 struct Cur<'a> {
     text: &'a str,
@@ -242,6 +373,18 @@ impl<'a> Cur<'a> {
         }
         self.at = start + len + 1;
         self.text.get(start..start + len)
+    }
+
+    /// An object's key: one the fast path reads recognized by its bytes (`Key::at`), any other
+    /// read as a plain string.
+    fn key(&mut self) -> Option<Key<'a>> {
+        self.eat(b'"')?;
+        if let Some((key, len)) = Key::at(self.text.as_bytes(), self.at) {
+            self.at += len;
+            return Some(key);
+        }
+        self.at -= 1;
+        self.string().map(Key::named)
     }
 
     /// A JSON number: a plain decimal with at most 18 digits before any fraction, no exponent.
@@ -382,33 +525,30 @@ fn parse<'a>(text: &'a str, l: &mut Line<'a>) -> Option<()> {
     let mut c = Cur { text, at: 0 };
     c.eat(b'{')?;
     loop {
-        let key = c.string()?;
+        let key = c.key()?;
         c.eat(b':')?;
         c.ws();
         match key {
-            "id" => once(&mut l.id, c.string())?,
-            "type" => once(&mut l.kind, c.string())?,
-            "model" => once(&mut l.model, c.string())?,
-            "benchmark" => once(&mut l.benchmark, c.string())?,
-            "group" => once(&mut l.groups[0], c.string())?,
-            "element" => once(&mut l.groups[1], c.string())?,
-            "category" => once(&mut l.groups[2], c.string())?,
-            "subset" => once(&mut l.groups[3], c.string())?,
-            "tier" => once(&mut l.tier, c.string())?,
-            "split" => once(&mut l.split, c.string())?,
-            "modality" => once(&mut l.modality, c.string())?,
-            "options" => once(&mut l.options, c.strings(&mut l.labels))?,
-            "gold" => once(&mut l.gold, c.string())?,
-            "answer" => once(&mut l.answer, c.string())?,
-            "probs" => once(&mut l.probs, c.numbers(&mut l.numbers, &mut l.used))?,
-            "logprobs" => once(&mut l.logprobs, c.numbers(&mut l.numbers, &mut l.used))?,
-            "loglikelihoods" => once(
+            Key::Id => once(&mut l.id, c.string())?,
+            Key::Type => once(&mut l.kind, c.string())?,
+            Key::Model => once(&mut l.model, c.string())?,
+            Key::Benchmark => once(&mut l.benchmark, c.string())?,
+            Key::Group(i) => once(l.groups.get_mut(i)?, c.string())?,
+            Key::Tier => once(&mut l.tier, c.string())?,
+            Key::Split => once(&mut l.split, c.string())?,
+            Key::Modality => once(&mut l.modality, c.string())?,
+            Key::Options => once(&mut l.options, c.strings(&mut l.labels))?,
+            Key::Gold => once(&mut l.gold, c.string())?,
+            Key::Answer => once(&mut l.answer, c.string())?,
+            Key::Probs => once(&mut l.probs, c.numbers(&mut l.numbers, &mut l.used))?,
+            Key::Logprobs => once(&mut l.logprobs, c.numbers(&mut l.numbers, &mut l.used))?,
+            Key::Loglikelihoods => once(
                 &mut l.loglikelihoods,
                 c.numbers(&mut l.numbers, &mut l.used),
             )?,
             // The other keys the general path reads change what it does with the line.
-            k if super::canonical_item::FIELDS.contains(&k) => return None,
-            _ => c.skip_scalar()?,
+            Key::Other(k) if super::canonical_item::FIELDS.contains(&k) => return None,
+            Key::Other(_) => c.skip_scalar()?,
         }
         c.ws();
         match c.peek()? {
@@ -458,8 +598,80 @@ mod tests {
         }
     }
 
+    /// Every key the fast path reads, recognized by its bytes wherever the line goes on after
+    /// it (and read as a string where fewer than a word's bytes are left), as `Key::named`
+    /// names it; a longer or shorter name, or one with an escape, is another key.
+    #[test]
+    fn keys_are_recognized_as_named() {
+        let keys = [
+            "id",
+            "type",
+            "model",
+            "benchmark",
+            "group",
+            "element",
+            "category",
+            "subset",
+            "tier",
+            "split",
+            "modality",
+            "options",
+            "gold",
+            "answer",
+            "probs",
+            "logprobs",
+            "loglikelihoods",
+        ];
+        for k in keys {
+            assert_ne!(Key::named(k), Key::Other(k));
+            for tail in ["", ":", ":1}", ": \"a much longer value\"}"] {
+                let text = format!("\"{k}\"{tail}");
+                let mut c = Cur { text: &text, at: 0 };
+                assert_eq!(c.key(), Some(Key::named(k)), "{text}");
+                assert_eq!(c.at, k.len() + 2, "{text}");
+                let by_bytes = Key::at(text.as_bytes(), 1);
+                assert!(by_bytes.is_none() || by_bytes == Some((Key::named(k), k.len() + 1)));
+                if tail.len() >= 8 {
+                    assert!(by_bytes.is_some(), "{text}");
+                }
+            }
+            for other in [
+                format!("{k}s"),
+                k[..k.len() - 1].to_string(),
+                format!("{k}\\n"),
+            ] {
+                let text = format!("\"{other}\": 1, \"next\": 2}}");
+                let mut c = Cur { text: &text, at: 0 };
+                assert_eq!(Key::at(text.as_bytes(), 1), None, "{text}");
+                let read = c.key();
+                if other.contains('\\') {
+                    assert_eq!(read, None);
+                } else {
+                    assert_eq!(read, Some(Key::named(&other)), "{text}");
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// `Cur::key` reads what `Cur::string` reads and names it as `Key::named` does, for
+        /// names made of the keys' letters, quotes and backslashes, with any text after them.
+        #[test]
+        fn a_key_is_the_string_named(
+            name in "(id|type|tier|group|gold|probs|logprobs|loglikelihoods|[a-z]{0,3}|\"|\\\\){0,3}",
+            tail in "[\":, 0-9a-z}]{0,12}",
+        ) {
+            let text = format!("\"{name}{tail}");
+            let mut by_key = Cur { text: &text, at: 0 };
+            let mut by_string = Cur { text: &text, at: 0 };
+            let key = by_key.key();
+            proptest::prop_assert_eq!(key, by_string.string().map(Key::named));
+            if key.is_some() {
+                proptest::prop_assert_eq!(by_key.at, by_string.at);
+            }
+        }
 
         /// Short decimals (the division path) and long ones (the general parse) give the bits
         /// serde_json gives (float_roundtrip: correctly rounded).
