@@ -8,6 +8,28 @@ use serde::{Deserialize, Serialize};
 /// Floor on q[gold] inside the log, so a zero probability gives a finite NLL.
 pub const NLL_FLOOR: f64 = 1e-15;
 
+/// The last natural logarithm taken, kept by the bits of its argument: an item's two modes give
+/// q[gold] the same bits whenever its probabilities sum to 1 (nearly half the items of the
+/// benchmark file), and the logarithm was a twentieth of the CLI's scoring thread (issue 9).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LnMemo {
+    last: Option<(u64, f64)>,
+}
+
+impl LnMemo {
+    /// `math::ln(x)`, the same bits, taken again only for an argument of other bits.
+    pub fn ln(&mut self, x: f64) -> f64 {
+        match self.last {
+            Some((bits, y)) if bits == x.to_bits() => y,
+            _ => {
+                let y = crate::math::ln(x);
+                self.last = Some((x.to_bits(), y));
+                y
+            }
+        }
+    }
+}
+
 /// Running state of every calibration figure for one `Mode`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Calibration {
@@ -67,7 +89,12 @@ impl Calibration {
     }
 
     pub fn update(&mut self, item: &Item) {
-        if let Some(p) = self.part(item) {
+        self.update_with(item, &mut LnMemo::default());
+    }
+
+    /// `update`, with the logarithm of another mode's part of the same item (`Summary::update`).
+    pub fn update_with(&mut self, item: &Item, memo: &mut LnMemo) {
+        if let Some(p) = self.part_with(item, memo) {
             self.add(&p);
         }
     }
@@ -75,14 +102,18 @@ impl Calibration {
     /// What one item adds under this mode; `None` when it has no usable probabilities. The
     /// bootstrap keeps these and replays them (`add`) instead of re-reading items.
     pub fn part(&self, item: &Item) -> Option<CalibrationPart> {
+        self.part_with(item, &mut LnMemo::default())
+    }
+
+    fn part_with(&self, item: &Item, memo: &mut LnMemo) -> Option<CalibrationPart> {
         let o = item.as_option()?;
         o.probs
             .as_ref()?
-            .with_distribution(self.mode, |q| Self::part_of(o, q))
+            .with_distribution(self.mode, |q| Self::part_of(o, q, memo))
     }
 
     /// One option item's part, given its distribution `q`.
-    fn part_of(o: &OptionItem, q: &[f64]) -> CalibrationPart {
+    fn part_of(o: &OptionItem, q: &[f64], memo: &mut LnMemo) -> CalibrationPart {
         let k = q.len() as f64;
         let squares: f64 = q
             .iter()
@@ -98,7 +129,7 @@ impl Calibration {
             correct: o.answer == Some(o.gold),
             brier: squares / k,
             epa: q_gold,
-            nll: -crate::math::ln(q_gold.max(NLL_FLOOR)),
+            nll: -memo.ln(q_gold.max(NLL_FLOOR)),
         }
     }
 
@@ -182,5 +213,36 @@ impl OutsideMass {
 
     pub fn finish(&self) -> Option<f64> {
         (self.items > 0).then(|| self.sum / self.items as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The memo gives `math::ln`'s bits for every argument, repeated or not (zeros of both
+        /// signs, the floor, subnormals, NaN, values one ulp apart).
+        #[test]
+        fn the_memo_gives_the_logarithm(picks in proptest::collection::vec(0usize..10, 0..40)) {
+            let values = [
+                0.25,
+                0.25f64.next_up(),
+                0.0,
+                -0.0,
+                NLL_FLOOR,
+                f64::MIN_POSITIVE / 4.0,
+                1.0,
+                0.6373 / 1.0001,
+                f64::NAN,
+                f64::INFINITY,
+            ];
+            let mut memo = LnMemo::default();
+            for i in picks {
+                let x = values[i];
+                prop_assert_eq!(memo.ln(x).to_bits(), crate::math::ln(x).to_bits(), "{}", x);
+            }
+        }
     }
 }

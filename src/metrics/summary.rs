@@ -1,7 +1,7 @@
 //! The SPEC §2–§4 figures every profile reports: accuracy, groups, calibration both ways, outside mass.
 
 use super::accuracy::{Accuracy, AccuracyFigures};
-use super::calibration::{Calibration, CalibrationFigures, OutsideMass};
+use super::calibration::{Calibration, CalibrationFigures, LnMemo, OutsideMass};
 use super::groups::Groups;
 use super::outcome::outcome;
 use crate::items::{Item, Mode};
@@ -45,8 +45,10 @@ impl Summary {
         let o = outcome(item);
         self.overall.add(&o);
         self.groups.add_shared(item.group.as_ref(), &o);
-        self.conditioning.update(item);
-        self.mixing.update(item);
+        // The two modes' parts of an item often take the same logarithm: taken once.
+        let mut memo = LnMemo::default();
+        self.conditioning.update_with(item, &mut memo);
+        self.mixing.update_with(item, &mut memo);
         self.outside.update(item);
     }
 
