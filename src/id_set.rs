@@ -29,6 +29,9 @@ const fn max_ids(slots: usize) -> usize {
 /// Slots of the first table when no `reserve` came before the first insert.
 const FIRST_SLOTS: usize = 1024;
 
+/// Slots in a 4 KiB page of memory.
+const PAGE_SLOTS: usize = 4096 / 8;
+
 /// Fewest slots of a table.
 const MIN_SLOTS: usize = 16;
 
@@ -41,10 +44,20 @@ struct Table {
 
 impl Table {
     fn new(slots: usize) -> Self {
-        Table {
-            slots: vec![0; slots.max(MIN_SLOTS)],
-            len: 0,
+        let mut slots = vec![0; slots.max(MIN_SLOTS)];
+        // Natively the zeros are pages the kernel maps on first use, and `touch` reads a slot
+        // before the insert writes it: each page took a fault to map the shared zero page, then
+        // another to copy it on the write, with a TLB flush on every core (a few percent of the
+        // CLI's time on 1M items, its parsers interrupted too; issue 9). Written now, a page a
+        // slot apart, each page is mapped writable at once. (In wasm memory is plain memory.)
+        if cfg!(not(target_arch = "wasm32")) {
+            // Opaque, so that the zeros written are not taken for zeros already there.
+            let pages = std::hint::black_box(&mut slots);
+            for s in pages.iter_mut().step_by(PAGE_SLOTS) {
+                *s = 0;
+            }
         }
+        Table { slots, len: 0 }
     }
 
     /// The home slot: the top 32 bits of `half` scaled to the table (64-bit arithmetic: wasm has
