@@ -219,9 +219,8 @@ impl Session {
     }
 
     /// Whether the file just begun, whose first bytes are `head`, is canonical JSON Lines: the
-    /// layout whose blocks of lines may be read on their own (`canonical_chunks`). A caller that
-    /// reads its blocks elsewhere (the browser's parsing workers) then `replay`s them in order.
-    pub fn canonical_lines(&self, head: &[u8]) -> bool {
+    /// layout whose blocks of lines may be read on their own (`canonical_chunks`).
+    fn canonical_lines(&self, head: &[u8]) -> bool {
         self.reader.is_some()
             && self
                 .state

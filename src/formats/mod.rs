@@ -5,7 +5,6 @@
 //! nothing about metrics or benchmarks. A format registers itself in `FORMATS`; `detect` asks each
 //! one how sure it is that a file is its own.
 
-pub mod block_code;
 pub mod canonical;
 pub mod canonical_chunks;
 mod canonical_fast;
