@@ -3,10 +3,11 @@
 // "differs" mark, McNemar p and "only in one file" list the page shows must equal
 // `scorelens compare --json` on the same files, as numbers (data-value) and as written (text, with
 // the page's formatting written again here). The exported comparison JSON must be the CLI's;
-// other settings and Stop work, and payload ids and model names stay text.
+// so with three runs (three pairs, and the items no other run has); other settings and Stop
+// work, and payload ids and model names stay text.
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { assert, CLI, drop, open, OUT, ROOT, SAMPLES, setup } from './harness.mjs';
 import { diffJson, same } from './check.mjs';
@@ -72,11 +73,15 @@ async function compared(page, resamples, seed) {
   );
 }
 
-/** Everything the page shows of pair 0, checked against the CLI's comparison. */
-async function checkPair(page, ref) {
-  const p = ref.pairs[0];
-  const names = ref.runs.map((r) => r.model ?? r.name);
-  const pair = '[data-testid=deltas] .pair[data-pair="0"]';
+/**
+ * Everything the page shows of pair `k` (runs `i` and `j`, in the CLI's order of pairs: 0-1,
+ * 0-2, ..., 1-2, ...), checked against the CLI's comparison.
+ */
+async function checkPair(page, ref, k = 0, i = 0, j = 1) {
+  const p = ref.pairs[k];
+  const all = ref.runs.map((r) => r.model ?? r.name);
+  const names = [all[i], all[j]];
+  const pair = `[data-testid=deltas] .pair[data-pair="${k}"]`;
   assert.equal((await page.textContent(`${pair} h3`)).trim(), `${names[0]} ${MINUS} ${names[1]}`);
   const rows = await page.$$eval(`${pair} tbody tr`, (trs) => trs.map((tr) => {
     const td = tr.querySelectorAll('td');
@@ -94,8 +99,9 @@ async function checkPair(page, ref) {
   }));
   assert.deepEqual(rows.map((r) => r.figure), p.figures.map((f) => f.figure), 'every figure of the pair, in order');
   let marked = 0;
-  for (const [i, f] of p.figures.entries()) {
-    const r = rows[i];
+  const figures = p.figures;
+  for (const f of figures) {
+    const r = rows[figures.indexOf(f)];
     const kind = kindOf(f.figure);
     for (const k of ['a', 'b', 'delta', 'lo', 'hi']) {
       assert.ok(same(Number(r[k]), f[k]), `${f.figure} ${k}: page ${r[k]}, CLI ${f[k]}`);
@@ -153,6 +159,60 @@ test('two sample files: deltas, intervals, marks, McNemar and only-in lists equa
   assert.equal(diffJson(JSON.parse(text), ref.json), null, 'exported comparison equals the CLI');
   assert.equal(text, ref.text, 'exported comparison is the CLI output byte for byte');
   await page.locator('[data-testid=deltas]').screenshot({ path: join(OUT, 'compare-deltas.png') });
+  await t.done();
+});
+
+/** A third model's file in OUT, beside copies of A and B: B with its first 7 items left out, the
+ * probabilities of every fifth item turned around (a different answer, mostly), and 3 items of
+ * its own; its model is named in its header. */
+function third() {
+  const [head, ...items] = readFileSync(B, 'utf8').trim().split('\n');
+  const lines = [JSON.stringify({ ...JSON.parse(head), model: 'synthetic-model-c (not a real model)' })];
+  items.slice(7).forEach((line, n) => {
+    const item = JSON.parse(line);
+    if (n % 5 === 0 && item.probs) {
+      const keys = Object.keys(item.probs);
+      const values = keys.map((key) => item.probs[key]).reverse();
+      item.probs = Object.fromEntries(keys.map((key, m) => [key, values[m]]));
+    }
+    lines.push(JSON.stringify(item));
+  });
+  for (let n = 1; n <= 3; n++) {
+    lines.push(JSON.stringify({ id: `c-only-${n}`, type: 'choice', options: ['A', 'B'], gold: 'A', probs: { A: 0.7, B: 0.3 } }));
+  }
+  const paths = [join(OUT, 'compare-3-a.jsonl'), join(OUT, 'compare-3-b.jsonl'), join(OUT, 'compare-3-c.jsonl')];
+  writeFileSync(paths[0], readFileSync(A));
+  writeFileSync(paths[1], readFileSync(B));
+  writeFileSync(paths[2], lines.join('\n') + '\n');
+  return paths;
+}
+
+test('three runs: every pair and the items no other run has equal the CLI, and the export is its JSON', async () => {
+  const files = third();
+  const ref = compareCli(files);
+  assert.equal(ref.json.runs.length, 3);
+  assert.equal(ref.json.pairs.length, 3, 'pairs a-b, a-c, b-c');
+  assert.ok(ref.json.only_in[2].ids.includes('c-only-1'), 'the third file has items of its own');
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, files);
+  await compared(page, 2000, 2024);
+  let k = 0;
+  for (let i = 0; i < 3; i++) {
+    for (let j = i + 1; j < 3; j++) {
+      await checkPair(page, ref.json, k, i, j);
+      k += 1;
+    }
+  }
+  assert.equal(await page.locator('[data-testid=deltas] .pair').count(), 3);
+  // With three runs, the items that no other run has, run by run, above the pairs.
+  const names = ref.json.runs.map((r) => r.model ?? r.name);
+  const alone = await page.$$eval('[data-testid=deltas] .only-in', (ps) => ps
+    .filter((x) => !x.closest('.pair'))
+    .map((x) => ({ run: x.dataset.run, count: Number(x.dataset.count), text: x.textContent.trim() })));
+  assert.deepEqual(alone, ref.json.only_in.map((o, n) => ({ run: o.run, count: o.count, text: onlyText(o, names[n]) })));
+  const json = await download(page, '[data-export=comparison-json]');
+  assert.equal(json.bytes.toString('utf8'), ref.text, 'exported comparison is the CLI output byte for byte');
   await t.done();
 });
 
