@@ -60,6 +60,11 @@ mod worker {
     /// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no limit.
     const WHOLE_FILE_CAP: f64 = 512.0 * 1024.0 * 1024.0;
 
+    /// The longest line the page reads from a line-based file. A line is held whole until its
+    /// newline, and one of about a gigabyte ran the worker out of memory (a crash, where a clear
+    /// message was due); no evaluation log has lines of this size.
+    const MAX_LINE: usize = 64 << 20;
+
     thread_local! {
         /// Each run's item records, kept until the page forgets the run.
         static EXPLORERS: RefCell<HashMap<u32, Explorer>> = RefCell::new(HashMap::new());
@@ -226,6 +231,33 @@ mod worker {
         )
     }
 
+    fn too_long(name: &str, line: u64) -> String {
+        format!(
+            "{name}: line {line} is longer than {} MB, and the page reads lines of at most that \
+             length (a browser tab cannot hold more). The command line reads any line: \
+             scorelens score {name}",
+            MAX_LINE >> 20
+        )
+    }
+
+    /// The number of the line that starts at byte `at` of `file`: its newlines before `at`,
+    /// counted by reading them again (only for `too_long`'s message).
+    async fn line_at(file: &File, at: f64) -> Result<u64, Stop> {
+        let mut stream = FileStream::open(file).map_err(Stop::Read)?;
+        let (mut chunk, mut done, mut newlines) = (Vec::new(), 0.0, 0);
+        while done < at {
+            chunk.clear();
+            stream.read_into(&mut chunk).await.map_err(Stop::Read)?;
+            if chunk.is_empty() {
+                break;
+            }
+            let take = chunk.len().min((at - done) as usize);
+            newlines += memchr::memchr_iter(b'\n', &chunk[..take]).count() as u64;
+            done += chunk.len() as f64;
+        }
+        Ok(newlines + 1)
+    }
+
     /// `file`'s bytes `start..end`, for its head (the rest streams through `FileStream`).
     async fn bytes(file: &File, start: f64, end: f64) -> Result<Vec<u8>, Stop> {
         let read = |e: JsValue| Stop::Read(format!("{e:?}"));
@@ -295,6 +327,9 @@ mod worker {
             // Canonical JSON Lines in blocks, the seen-id table warmed ahead (as natively).
             session.feed_in_blocks(&head);
             let mut stream = FileStream::open(file).map_err(Stop::Read)?;
+            // Bytes of the file since its last newline (in a line-based format).
+            let lined = format.is_some_and(|f| streams(f, &head));
+            let (start, mut open_line) = (done, 0);
             let mut posted = done;
             let mut breathed = js_sys::Date::now();
             loop {
@@ -314,6 +349,15 @@ mod worker {
                 }
                 if chunk.is_empty() {
                     break;
+                }
+                open_line = match memchr::memrchr(b'\n', &chunk) {
+                    Some(nl) => chunk.len() - nl - 1,
+                    None => open_line + chunk.len(),
+                };
+                if lined && open_line > MAX_LINE {
+                    let at = done + chunk.len() as f64 - open_line as f64 - start;
+                    let line = line_at(file, at).await?;
+                    return Err(Stop::TooBig(too_long(&name, line)));
                 }
                 session.feed(&chunk);
                 done += chunk.len() as f64;

@@ -1,10 +1,10 @@
 // Resource limits and faults in the worker (issue 10 §3, §6), on the shipped build. Large files
 // are made in the page as a File of many references to one 1 MiB Blob, so a file of gigabytes
 // costs the test a megabyte. A format read whole (CSV, a JSON array) over the page's cap gets a
-// clear message; JSON Lines of any size are read and Cancel stops them; a second drop during a
-// score replaces it with nothing arriving later; a panic in the worker (its documented debug
-// hook) fails the run under way, and the page goes on with a new worker, malformed messages
-// included.
+// clear message, and so does a line over 64 MB; JSON Lines of any size are read and Cancel stops
+// them; a second drop during a score replaces it with nothing arriving later; a panic in the
+// worker (its documented debug hook) fails the run under way, and the page goes on with a new
+// worker, malformed messages included.
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { assert, cli, drop, open, SAMPLES, settled, setup } from './harness.mjs';
@@ -67,6 +67,23 @@ test('a file read whole over the cap gets a clear message, not a crash', async (
   // The refused file's panel may still be shown for a moment: wait for the sample's report itself.
   await page.waitForSelector('[data-testid=report]', { timeout: 60000 });
   assert.ok(await settled(page));
+  await checkShown(page, cli([CHOICE]).report);
+  await t.done();
+});
+
+test('a line over 64 MB gets a clear message that names its line, not a crash', async () => {
+  const t = await open(env);
+  const { page } = t;
+  // Two items, then a line of 70 MiB with no newline until its end, then one more item.
+  const two = ITEM + ITEM.replace('"x"', '"y"');
+  await dropSparse(page, { name: 'long.jsonl', head: two, line: 'a'.repeat(1024), count: 70, tail: '\n' + ITEM.replace('"x"', '"z"') });
+  assert.ok(await settled(page, 120000) === false, 'no report');
+  const message = await page.textContent('[data-testid=failed]');
+  assert.match(message, /long\.jsonl: line 3 is longer than 64 MB, and the page reads lines of at most that length/);
+  assert.match(message, /scorelens score long\.jsonl/);
+  // The page goes on: a sample scores.
+  await page.click('button.sample[data-sample="choice.jsonl"]');
+  await page.waitForSelector('[data-testid=report]', { timeout: 60000 });
   await checkShown(page, cli([CHOICE]).report);
   await t.done();
 });
