@@ -87,7 +87,10 @@ pub fn DropZone() -> impl IntoView {
         el.set_value("");
         client::add(state, files, state.combine.get_untracked());
     };
+    // The scoring worker (its wasm fetched and compiled) starts while the user chooses a file
+    // or drags one over the page, so that the first drop does not wait for it.
     let open_picker = move |_| {
+        client::warm_up();
         if let Some(el) = input.get() {
             el.click();
         }
@@ -106,7 +109,7 @@ pub fn DropZone() -> impl IntoView {
             class:over=move || over.get()
             class:compact=compact
             data-testid="drop-zone"
-            on:dragenter=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); }
+            on:dragenter=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); client::warm_up(); }
             on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); }
             on:dragleave=move |_| over.set(false)
             on:drop=on_drop

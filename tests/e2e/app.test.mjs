@@ -50,6 +50,28 @@ test('landing: drop zone, privacy line, samples, formats, keyboard', async () =>
   await t.done();
 });
 
+test('the scoring worker starts when a file is dragged over the page or the file chooser opens, not before', async () => {
+  for (const how of ['drag', 'chooser']) {
+    const t = await open(env);
+    const { page } = t;
+    await page.waitForTimeout(300);
+    assert.equal(page.workers().length, 0, 'the page alone starts no worker');
+    if (how === 'drag') {
+      await page.evaluate(() => {
+        const zone = document.querySelector('[data-testid=drop-zone]');
+        zone.dispatchEvent(new DragEvent('dragenter', { bubbles: true, cancelable: true, dataTransfer: new DataTransfer() }));
+      });
+    } else {
+      const chooser = new Promise((resolve) => page.once('filechooser', resolve));
+      await page.click('[data-testid=drop-zone] button.primary');
+      await chooser;
+    }
+    const worker = page.workers()[0] ?? await page.waitForEvent('worker', { timeout: 10000 });
+    assert.match(worker.url(), /worker_loader\.js$/, `${how}: the scoring worker started`);
+    await t.done();
+  }
+});
+
 test('dark mode renders the report', async () => {
   const t = await open(env, { colorScheme: 'dark' });
   await pick(t.page, [CHOICE]);
