@@ -9,8 +9,9 @@
 # (items-*.jsonl, large-100mb.jsonl; large-1000mb.jsonl too with SAME_OUTPUTS_LARGE=1), on
 # generated files with duplicate ids, blank, CRLF, BOM and malformed lines, and `score DIR` on
 # folders; the generated files also with small blocks (SCORELENS_BLOCK_BYTES) so that the
-# parallel read cuts them in many places. Compares stdout, stderr and the exit code; exits 1 on
-# any difference and prints the first ones. Not part of `make test` (it needs two builds).
+# parallel read cuts them in many places; `score --bootstrap` and `compare` on the samples and the
+# generated files. Compares stdout, stderr and the exit code; exits 1 on any difference and
+# prints the first ones. Not part of `make test` (it needs two builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -131,6 +132,16 @@ done
 # Several files as one run.
 both -- score "$GEN/dups.jsonl" "$GEN/crlf.jsonl" --json
 both -- score "$GEN/plain.jsonl" "$GEN/plain.jsonl" --json
+# Bootstrap intervals and paired comparisons: they resample the per-item records the scorer keeps
+# (the calibration parts, the strata), which the figures above do not show.
+for f in www/samples/*.jsonl "$GEN/dups.jsonl" "$GEN/malformed.jsonl" "$DATA/items-100000.jsonl"; do
+  [ -s "$f" ] && both -- score "$f" --json --bootstrap 200 --seed 11
+done
+PAIR=(www/samples/compare/model-a.jsonl www/samples/compare/model-b.jsonl)
+both -- compare "${PAIR[@]}" --json
+both -- compare "${PAIR[@]}"
+both -- compare "${PAIR[@]}" --format csv --bootstrap 300 --seed 7
+both -- compare "$GEN/plain.jsonl" "$GEN/dups.jsonl" "$GEN/malformed.jsonl" --json --bootstrap 200
 
 bad=0
 for f in "$WORK"/base/*.out; do
