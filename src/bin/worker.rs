@@ -57,7 +57,8 @@ mod worker {
 
     /// The largest file the page reads with a format that holds the whole file in memory (JSON
     /// documents, archives, CSV): with the buffer's growth and the parse, several times this must
-    /// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no limit.
+    /// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no size limit
+    /// (their lines have one: `MAX_LINE`).
     const WHOLE_FILE_CAP: f64 = 512.0 * 1024.0 * 1024.0;
 
     /// The longest line the page reads from a line-based file. A line is held whole until its
@@ -231,6 +232,7 @@ mod worker {
         )
     }
 
+    /// Why the page stops at line `line` of `name` (`MAX_LINE`), and the way out.
     fn too_long(name: &str, line: u64) -> String {
         format!(
             "{name}: line {line} is longer than {} MB, and the page reads lines of at most that \
