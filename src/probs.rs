@@ -97,22 +97,6 @@ fn from_probabilities(values: &[Option<f64>], source: Source) -> Result<Probs, S
     })
 }
 
-/// `items::argmax` (the first index of the largest value; 0 for none) with the index and the
-/// running maximum picked by a select, not a branch: which option is largest is the item's
-/// data, so the branch was mispredicted about once an item (issue 9).
-pub fn argmax(values: &[f64]) -> usize {
-    let Some((&first, rest)) = values.split_first() else {
-        return 0;
-    };
-    let (mut best, mut top) = (0, first);
-    for (i, &v) in rest.iter().enumerate() {
-        let above = v > top;
-        best = if above { i + 1 } else { best };
-        top = if above { v } else { top };
-    }
-    best
-}
-
 fn softmax(values: &[Option<f64>]) -> Result<Probs, String> {
     check_finite(values, Source::Loglikelihoods)?;
     let max = values
@@ -144,18 +128,6 @@ fn softmax(values: &[Option<f64>]) -> Result<Probs, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The same index as `items::argmax`: ties (zeros of both signs too) to the first,
-        /// NaN never the largest unless first.
-        #[test]
-        fn argmax_is_the_items_argmax(picks in proptest::collection::vec(0usize..7, 0..10)) {
-            let values = [0.0, -0.0, 0.25, 0.5, 0.5f64.next_up(), 1.0, f64::NAN];
-            let v: Vec<f64> = picks.iter().map(|&i| values[i]).collect();
-            prop_assert_eq!(argmax(&v), crate::items::argmax(&v));
-        }
-    }
 
     fn probs(v: &[f64]) -> Result<Probs, String> {
         let v: Vec<Option<f64>> = v.iter().map(|&x| Some(x)).collect();

@@ -153,7 +153,7 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
         }
     };
     let answer = match l.answer {
-        None => probs.as_ref().map(|p| probs::argmax(&p.p)),
+        None => probs.as_ref().map(|p| p.argmax()),
         Some(a) => position(&options, a),
     };
     let group = l.groups.iter().find_map(|g| *g).map(|g| labels.group(g));
