@@ -12,9 +12,10 @@ use super::accuracy::Accuracy;
 use super::bootstrap::Replay;
 use super::calibration::{Calibration, CalibrationPart, OutsideMass};
 use super::ece::EqualWidth;
-use super::ece_em::{ece_weighted, order_key};
+use super::ece_em::ece_weighted;
 use super::groups::NO_GROUP;
 use super::outcome::{outcome, Outcome};
+use super::ranks::order_key;
 use crate::items::{Item, Mode};
 use rustc_hash::FxHashMap;
 
@@ -213,7 +214,7 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ece_em::order_key;
+    use super::super::ranks::order_key;
     use proptest::prelude::*;
 
     fn special() -> impl Strategy<Value = f64> {

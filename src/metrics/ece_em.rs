@@ -1,18 +1,18 @@
 //! Equal-mass ECE exactly as HELM's `ece_10_bin` (uncertainty-calibration's `get_ece_em`, SPEC §4).
 //!
-//! Equal-mass bins need every confidence, sorted. To keep that compact the state holds two plain
-//! `f64` lists, the confidences of right and of wrong answers, 8 bytes an item with no flag. A
-//! list past `CHUNK` values grows in blocks of exactly that many, never by doubling: a run of
-//! millions of items keeps 8 bytes an item, not up to 16, and never copies the whole list to grow
-//! it (issue 9, the browser's memory). At the end of a run `settle` sorts the lists where they
-//! are (dealt by their high bits into ranges of about a block, each radix-sorted; in wasm in four
-//! passes, so that a quarter of a list at most is held twice), so the figures and the bins walk
-//! them without a sorted copy.
+//! Equal-mass bins need every confidence. To keep that compact the state holds two plain `f64`
+//! lists, the confidences of right and of wrong answers, 8 bytes an item with no flag. A list past
+//! `CHUNK` values grows in blocks of exactly that many, never by doubling: a run of millions of
+//! items keeps 8 bytes an item, not up to 16, and never copies the whole list to grow it (issue 9,
+//! the browser's memory). Nothing is sorted: the bin boundaries are the values at a few ranks
+//! (`ranks::at_ranks`, radix selection), and each bin's confidences are summed exactly, rounded
+//! once (`exact_sum`), so the figures do not depend on the order the items came in, bit for bit.
 
 use super::ece::BinReport;
+use super::exact_sum::ExactSum;
 use super::intervals::clopper_pearson;
+use super::ranks::at_ranks;
 use super::stats::{wilson, Z95};
-use std::borrow::Cow;
 
 /// Number of equal-mass bins HELM uses.
 pub const BINS: usize = 10;
@@ -49,155 +49,6 @@ impl Values {
     fn iter(&self) -> impl Iterator<Item = f64> + '_ {
         self.blocks.iter().flatten().copied()
     }
-
-    fn is_sorted(&self) -> bool {
-        let mut last = None;
-        self.iter().all(|v| {
-            let ok = last.is_none_or(|l: f64| l.total_cmp(&v).is_le());
-            last = Some(v);
-            ok
-        })
-    }
-
-    /// The values in ascending order, as blocks: borrowed when they are already (`settle`, or
-    /// added in order as the bootstrap's replay does), else one sorted copy of exactly their size.
-    fn sorted(&self) -> Cow<'_, [Vec<f64>]> {
-        if self.is_sorted() {
-            return Cow::Borrowed(&self.blocks);
-        }
-        let mut owned = Vec::with_capacity(self.len());
-        owned.extend(self.iter());
-        sort_values(&mut owned);
-        Cow::Owned(vec![owned])
-    }
-
-    /// Sorts the values in place: dealt by the high bits of their order key into ranges of about
-    /// `CHUNK` values, each range radix-sorted on its own; the ranges, in key order, are the
-    /// sorted list. A long list is dealt in several passes, each taking its ranges' values out
-    /// of the blocks (which shrink as they give them up), so that at most one pass's values are
-    /// held twice (the browser's memory on a gigabyte file).
-    fn settle(&mut self) {
-        self.settle_in(self.len().div_ceil(SWEEPS).max(ONE_SWEEP));
-    }
-
-    /// `settle`, each pass filling ranges of up to `budget` values together (always one range).
-    fn settle_in(&mut self, budget: usize) {
-        if self.is_sorted() {
-            return;
-        }
-        let deal = Deal::new(self);
-        let mut sorted = Vec::with_capacity(deal.sizes.len());
-        let mut first = 0;
-        while first < deal.sizes.len() {
-            let mut end = first + 1;
-            let mut held = deal.sizes[first];
-            while end < deal.sizes.len() && held + deal.sizes[end] <= budget {
-                held += deal.sizes[end];
-                end += 1;
-            }
-            let mut ranges: Vec<Vec<f64>> = deal.sizes[first..end]
-                .iter()
-                .map(|&n| Vec::with_capacity(n))
-                .collect();
-            // Puts `v` into its range if this pass holds that range; false if not.
-            let mut put = |v: f64| match deal.range(v).checked_sub(first) {
-                Some(r) if r < ranges.len() => {
-                    ranges[r].push(v);
-                    true
-                }
-                _ => false,
-            };
-            if end == deal.sizes.len() {
-                for block in self.blocks.drain(..) {
-                    block.into_iter().for_each(|v| {
-                        put(v);
-                    });
-                }
-            } else {
-                for block in &mut self.blocks {
-                    block.retain(|&v| !put(v));
-                    block.shrink_to_fit();
-                }
-            }
-            for mut r in ranges {
-                radsort::sort(&mut r);
-                sorted.push(r);
-            }
-            first = end;
-        }
-        self.blocks = sorted;
-    }
-}
-
-/// Passes `settle` makes over a long list to fill its ranges: one natively, where memory is
-/// plenty; four in wasm, where a list of a gigabyte file's confidences is tens of megabytes.
-const SWEEPS: usize = if cfg!(target_arch = "wasm32") { 4 } else { 1 };
-
-/// Values a pass may always hold (8 MiB): a list up to this long is dealt in one pass.
-const ONE_SWEEP: usize = 1 << 20;
-
-/// Buckets of the order key's high bits that `settle` counts before dealing.
-const BUCKETS: usize = 1 << 16;
-
-/// How `settle` deals a list's values into ranges: each value's bucket (the high bits of its
-/// order key above the list's smallest key), and the bucket's range (consecutive buckets holding
-/// up to `CHUNK` values together; a bucket with more is a range of its own).
-struct Deal {
-    low: u64,
-    shift: u32,
-    range_of: Vec<u32>,
-    sizes: Vec<usize>,
-}
-
-impl Deal {
-    fn new(values: &Values) -> Self {
-        let (low, high) = values
-            .iter()
-            .map(order_key)
-            .fold((u64::MAX, 0), |(a, b), k| (a.min(k), b.max(k)));
-        let span = high.saturating_sub(low);
-        let shift = (u64::BITS - span.leading_zeros()).saturating_sub(BUCKETS.trailing_zeros());
-        let mut deal = Deal {
-            low,
-            shift,
-            range_of: Vec::new(),
-            sizes: Vec::new(),
-        };
-        let mut counts = vec![0usize; BUCKETS];
-        for v in values.iter() {
-            if let Some(c) = counts.get_mut(deal.bucket(v)) {
-                *c += 1;
-            }
-        }
-        deal.range_of = Vec::with_capacity(BUCKETS);
-        let mut held = 0;
-        for c in counts {
-            if held > 0 && held + c > CHUNK {
-                deal.sizes.push(held);
-                held = 0;
-            }
-            held += c;
-            deal.range_of.push(deal.sizes.len() as u32);
-        }
-        deal.sizes.push(held);
-        deal
-    }
-
-    fn bucket(&self, v: f64) -> usize {
-        (order_key(v).wrapping_sub(self.low) >> self.shift) as usize
-    }
-
-    fn range(&self, v: f64) -> usize {
-        self.range_of.get(self.bucket(v)).map_or(0, |&r| r as usize)
-    }
-}
-
-/// The value's place in `f64::total_cmp` order as an unsigned integer (the sign bit flipped, and
-/// every other bit too for a negative value), the key radsort sorts floats by; also the
-/// bootstrap's ordering of calibration parts (`bootstrap_summary`).
-pub(crate) fn order_key(v: f64) -> u64 {
-    let bits = v.to_bits();
-    bits ^ ((((bits as i64) >> 63) as u64) | 1 << 63)
 }
 
 impl PartialEq for Values {
@@ -248,11 +99,9 @@ impl EqualMass {
         self.right.len() + self.wrong.len()
     }
 
-    /// Sorts the lists in place (at the end of a run), so that `ece` and `bins` need no sorted
-    /// copy of them; the figures stay the same, bit for bit.
+    /// Bins the values once no more will come (at the end of a run), so that `ece` and `bins`,
+    /// which both need the bins, find them the same and made once.
     pub fn settle(&mut self) {
-        let (right, wrong) = (&mut self.right, &mut self.wrong);
-        both(|| right.settle(), || wrong.settle());
         self.settled = self.bin();
     }
 
@@ -308,28 +157,43 @@ impl EqualMass {
 
     /// `binned`, computed.
     fn bin(&self) -> Option<Binned> {
-        if self.count() == 0 {
+        let n = self.count();
+        if n == 0 {
             return None;
         }
-        // Values settled, or added in ascending order (the bootstrap's replay), need no copy.
-        let (right, wrong) = (self.right.sorted(), self.wrong.sorted());
-        let edges = boundaries(&right, &wrong, self.count());
-        let mut sums = vec![(0u64, 0.0f64, 0u64); edges.len()];
-        for (values, correct) in [(&*right, 1u64), (&*wrong, 0u64)] {
-            let mut b = 0;
-            for &v in values.iter().flatten() {
-                // First boundary >= v (numpy's searchsorted, side "left"); values are sorted.
-                while b + 1 < edges.len() && edges[b] < v {
-                    b += 1;
-                }
-                let s = &mut sums[b];
+        let blocks: Vec<&[f64]> = (self.right.blocks.iter())
+            .chain(&self.wrong.blocks)
+            .map(Vec::as_slice)
+            .collect();
+        let edges = boundaries(&blocks, n);
+        let sums = sums(&self.right, &self.wrong, &edges);
+        Some((edges, sums))
+    }
+}
+
+/// Each bin's count, exact sum of confidences (rounded once) and correct answers.
+fn sums(right: &Values, wrong: &Values, edges: &[f64]) -> Vec<BinSums> {
+    let mut bins: Vec<(u64, ExactSum, u64)> = edges.iter().map(|_| Default::default()).collect();
+    // The edges padded to `BINS` with infinity, which no value passes: a bin is then a count of
+    // ten comparisons, without branches.
+    let mut padded = [f64::INFINITY; BINS];
+    padded[..edges.len()].copy_from_slice(edges);
+    let last = edges.len() - 1;
+    for (values, correct) in [(right, 1u64), (wrong, 0u64)] {
+        for block in &values.blocks {
+            for &v in block {
+                // First boundary >= v (numpy's searchsorted, side "left"); past 1.0, the last.
+                let below: usize = padded.iter().map(|&e| usize::from(e < v)).sum();
+                let s = &mut bins[below.min(last)];
                 s.0 += 1;
-                s.1 += v;
+                s.1.add(v);
                 s.2 += correct;
             }
         }
-        Some((edges, sums))
     }
+    bins.into_iter()
+        .map(|(count, sum, correct)| (count, sum.sum(), correct))
+        .collect()
 }
 
 /// The same ECE over a multiset given as (confidence, correct, times) in ascending confidence,
@@ -407,78 +271,24 @@ pub(crate) fn both(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
     }
 }
 
-/// Sorts by `f64::total_cmp`, a total order, so the result is the one sorted sequence however
-/// it is reached (a radix sort on the order key; issue 9).
-fn sort_values(v: &mut [f64]) {
-    radsort::sort(v);
-}
-
 /// The upper bin boundaries: midpoints between `numpy.array_split` chunks of the sorted values,
 /// then 1.0, de-duplicated and sorted.
-fn boundaries(right: &[Vec<f64>], wrong: &[Vec<f64>], n: usize) -> Vec<f64> {
+fn boundaries(blocks: &[&[f64]], n: usize) -> Vec<f64> {
     let chunks = BINS.min(n);
     let (base, extra) = (n / chunks, n % chunks);
-    // Indices (in merged sorted order) of the last item of each chunk but the final one.
-    let mut ends = Vec::with_capacity(chunks);
+    // Ranks of the last value of each chunk but the final one, and of the value after it.
+    let mut ranks = Vec::with_capacity(2 * chunks);
     let mut end = 0;
     for c in 0..chunks - 1 {
         end += base + usize::from(c < extra);
-        ends.push(end - 1);
+        ranks.extend([end - 1, end]);
     }
-    let mut edges = Vec::with_capacity(chunks);
-    let mut merged = Merged::new(right, wrong);
-    let mut at = 0;
-    for &last in &ends {
-        while at < last {
-            merged.next();
-            at += 1;
-        }
-        let a = merged.next().unwrap_or(1.0);
-        let b = merged.peek().unwrap_or(1.0);
-        at += 1;
-        edges.push((a + b) / 2.0);
-    }
+    let values = at_ranks(blocks, &ranks);
+    let mut edges: Vec<f64> = values.chunks(2).map(|ab| (ab[0] + ab[1]) / 2.0).collect();
     edges.push(1.0);
     edges.sort_unstable_by(f64::total_cmp);
     edges.dedup();
     edges
-}
-
-/// Walks two sorted lists of blocks as one sorted sequence.
-struct Merged<'a> {
-    a: std::iter::Peekable<std::iter::Copied<std::iter::Flatten<std::slice::Iter<'a, Vec<f64>>>>>,
-    b: std::iter::Peekable<std::iter::Copied<std::iter::Flatten<std::slice::Iter<'a, Vec<f64>>>>>,
-}
-
-impl<'a> Merged<'a> {
-    fn new(a: &'a [Vec<f64>], b: &'a [Vec<f64>]) -> Self {
-        Merged {
-            a: a.iter().flatten().copied().peekable(),
-            b: b.iter().flatten().copied().peekable(),
-        }
-    }
-
-    fn peek(&mut self) -> Option<f64> {
-        match (self.a.peek(), self.b.peek()) {
-            (Some(&x), Some(&y)) => Some(x.min(y)),
-            (Some(&x), None) | (None, Some(&x)) => Some(x),
-            (None, None) => None,
-        }
-    }
-
-    fn next(&mut self) -> Option<f64> {
-        let take_a = match (self.a.peek(), self.b.peek()) {
-            (Some(x), Some(y)) => x <= y,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => return None,
-        };
-        if take_a {
-            self.a.next()
-        } else {
-            self.b.next()
-        }
-    }
 }
 
 #[cfg(test)]
@@ -574,7 +384,7 @@ mod tests {
     }
 
     #[test]
-    fn settling_in_place_changes_no_figure() {
+    fn settling_changes_no_figure() {
         // Lists of one block, of just over one, and of several, scrambled with repeats, in
         // order and in reverse; -0.0 and 0.0 both present.
         for (n, order) in [
@@ -597,15 +407,7 @@ mod tests {
             let (ece, bins) = (e.ece(), e.bins());
             let mut settled = e.clone();
             settled.settle();
-            for (list, before) in [(&settled.right, &e.right), (&settled.wrong, &e.wrong)] {
-                assert!(list.is_sorted() && matches!(list.sorted(), Cow::Borrowed(_)));
-                assert!(list.blocks.iter().all(|b| !b.is_empty()));
-                assert_eq!(
-                    list.iter().map(f64::to_bits).collect::<Vec<_>>(),
-                    by_total_cmp(before),
-                    "{n} {order}"
-                );
-            }
+            assert!(settled.settled.is_some());
             assert_eq!(
                 settled.ece().map(f64::to_bits),
                 ece.map(f64::to_bits),
@@ -615,72 +417,118 @@ mod tests {
         }
     }
 
-    /// The list's values sorted by `f64::total_cmp`, as bits.
-    fn by_total_cmp(list: &Values) -> Vec<u64> {
-        let mut want: Vec<f64> = list.iter().collect();
-        want.sort_by(f64::total_cmp);
-        want.into_iter().map(f64::to_bits).collect()
+    /// Confidences on a grid of 2^-60 (`k` of them each, for 53-bit `k`) can be summed exactly in
+    /// integers: the reference sorts them, bins them as SPEC §4 says, and rounds each bin's
+    /// integer sum to `f64` once (`u128 as f64` rounds to nearest, ties to even).
+    fn reference(items: &[(u64, bool)]) -> (Vec<f64>, Vec<BinSums>) {
+        let scale = 2f64.powi(-60);
+        let mut sorted = items.to_vec();
+        sorted.sort();
+        let n = sorted.len();
+        let chunks = BINS.min(n);
+        let (base, extra) = (n / chunks, n % chunks);
+        let mut edges = Vec::new();
+        let mut end = 0;
+        for c in 0..chunks - 1 {
+            end += base + usize::from(c < extra);
+            let (a, b) = (
+                sorted[end - 1].0 as f64 * scale,
+                sorted[end].0 as f64 * scale,
+            );
+            edges.push((a + b) / 2.0);
+        }
+        edges.push(1.0);
+        edges.sort_by(f64::total_cmp);
+        edges.dedup();
+        let mut sums = vec![(0u64, 0u128, 0u64); edges.len()];
+        for &(k, correct) in &sorted {
+            let v = k as f64 * scale;
+            let b = edges
+                .iter()
+                .position(|&e| e >= v)
+                .unwrap_or(edges.len() - 1);
+            sums[b].0 += 1;
+            sums[b].1 += u128::from(k);
+            sums[b].2 += u64::from(correct);
+        }
+        let sums = sums
+            .into_iter()
+            .map(|(c, s, r)| (c, s as f64 * scale, r))
+            .collect();
+        (edges, sums)
     }
 
     #[test]
-    fn settling_deals_every_value_into_its_place_in_any_number_of_sweeps() {
-        // Values that share a bucket (repeats, a bucket of more than CHUNK), both zeros, NaNs of
-        // both signs, infinities, subnormals and negatives; lists shorter and longer than CHUNK.
-        let odd = [
-            -0.0,
-            0.0,
-            f64::NAN,
-            -f64::NAN,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::MIN_POSITIVE / 4.0,
-            -1.5,
-            1e300,
-        ];
-        for (n, distinct) in [(10, 3), (70_000, 2), (200_000, 1_000), (300_000, 300_000)] {
-            let mut list = Values::default();
-            for i in 0..n as u64 {
-                let k = (i * 7919) % distinct;
-                let v = match k % 97 {
-                    0 => odd[(i % odd.len() as u64) as usize],
-                    _ => k as f64 / distinct as f64,
-                };
-                list.push(v);
+    fn bins_and_sums_equal_an_exact_reference_bit_for_bit() {
+        // Long enough for the superaccumulator and the counting passes; values whose naive sum
+        // in any order rounds (53-bit fractions), and a run of ties across a boundary.
+        let mut x = 7u64;
+        let items: Vec<(u64, bool)> = (0..150_000)
+            .map(|i| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let k = if i % 5 == 0 { 3 << 57 } else { (x >> 11) << 7 };
+                (k, !(x >> 7).is_multiple_of(3))
+            })
+            .collect();
+        for items in [&items[..], &items[..7], &items[..2_000]] {
+            let mut e = EqualMass::default();
+            for &(k, correct) in items {
+                e.add(k as f64 * 2f64.powi(-60), correct);
             }
-            let want = by_total_cmp(&list);
-            for sweeps in [1, 2, 4, 7] {
-                let mut settled = list.clone();
-                settled.settle_in(sweeps);
-                assert!(settled.is_sorted(), "{n} {sweeps}");
-                assert!(settled.blocks.iter().all(|b| !b.is_empty()));
-                let got: Vec<u64> = settled.iter().map(f64::to_bits).collect();
-                assert!(
-                    got == want,
-                    "{n} values, {distinct} distinct, {sweeps} sweeps"
+            let (edges, sums) = e.bin().unwrap();
+            let (want_edges, want_sums) = reference(items);
+            assert_eq!(bits(&edges), bits(&want_edges), "{}", items.len());
+            assert_eq!(sums.len(), want_sums.len());
+            for (got, want) in sums.iter().zip(&want_sums) {
+                assert_eq!(
+                    (got.0, got.1.to_bits(), got.2),
+                    (want.0, want.1.to_bits(), want.2)
                 );
             }
         }
     }
 
-    #[test]
-    fn order_key_orders_as_total_cmp() {
-        let v = [
-            -f64::NAN,
-            f64::NEG_INFINITY,
-            -1.0,
-            -f64::MIN_POSITIVE,
-            -0.0,
-            0.0,
-            f64::MIN_POSITIVE / 2.0,
-            0.5,
-            1.0,
-            f64::INFINITY,
-            f64::NAN,
-        ];
-        for a in v {
-            for b in v {
-                assert_eq!(order_key(a).cmp(&order_key(b)), a.total_cmp(&b), "{a} {b}");
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    proptest::proptest! {
+        /// Permutation invariance and merge(split(x)) = x hold bit for bit: nothing depends on
+        /// the order the values came in.
+        #[test]
+        fn any_order_and_any_split_give_the_same_bits(
+            items in proptest::collection::vec((0.0..=1.0f64, proptest::bool::ANY), 1..400),
+            cut in proptest::prelude::any::<proptest::sample::Index>(),
+            seed in proptest::num::u64::ANY,
+        ) {
+            let mut shuffled = items.clone();
+            let mut x = seed;
+            for i in (1..shuffled.len()).rev() {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                shuffled.swap(i, (x >> 33) as usize % (i + 1));
             }
+            let feed = |items: &[(f64, bool)]| {
+                let mut e = EqualMass::default();
+                items.iter().for_each(|&(c, r)| e.add(c, r));
+                e
+            };
+            let whole = feed(&items);
+            let (a, b) = shuffled.split_at(cut.index(items.len()));
+            let mut merged = feed(a);
+            merged.merge(feed(b));
+            let want = (whole.ece().map(f64::to_bits), format!("{:?}", whole.bins()));
+            proptest::prop_assert_eq!(
+                (feed(&shuffled).ece().map(f64::to_bits), format!("{:?}", feed(&shuffled).bins())),
+                want.clone()
+            );
+            proptest::prop_assert_eq!(
+                (merged.ece().map(f64::to_bits), format!("{:?}", merged.bins())),
+                want
+            );
+            let ece = whole.ece().unwrap();
+            proptest::prop_assert!((0.0..=1.0).contains(&ece));
         }
     }
 
