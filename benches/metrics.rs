@@ -1,5 +1,5 @@
 //! The scoring side alone, on items already read: each metric family, the whole summary, the
-//! profile's scorer, equal-mass ECE (it sorts every confidence) and the report build.
+//! profile's scorer, equal-mass ECE (every confidence kept, then binned) and the report build.
 //!
 //! Items come from the same generated file as the throughput bench (100k items, 1M for the ECE).
 

@@ -286,11 +286,19 @@ async function main() {
         log(`${mb} MB: CLI ${n.seconds.toFixed(2)} s, worker ${b.worker_s.toFixed(2)} s, to the report ${b.wall_s.toFixed(2)} s, `
           + `longest task ${b.longest_task_ms.toFixed(0)} ms, worker wasm ${(b.worker_wasm / MiB).toFixed(0)} MiB, worker heap ${(b.worker_js_heap_peak / MiB).toFixed(0)} MiB, renderer private ${(b.renderer_anon_peak / MiB).toFixed(0)} MiB`);
       }
+      // The CLI is cheap beside the page: on the 1 GB file it runs RUNS times (the first before
+      // the page, the others after it) and its median counts. One CLI run alone once took twice
+      // its usual time, which made the 1 GB ratio look met (aecdabb: 3.98 s against 1.9–2.0 s).
+      for (let i = runs; i < RUNS; i++) {
+        log(`${mb} MB, the CLI again (${i + 1} of ${RUNS})`);
+        nat.push(native(file).seconds);
+      }
       files.push({
         mb,
         bytes,
         items: reference.report.items,
         runs,
+        native_runs: nat.length,
         native_s: median(nat),
         worker_s: median(web.map((b) => b.worker_s)),
         wall_s: median(web.map((b) => b.wall_s)),
@@ -346,8 +354,9 @@ function table(r) {
   for (const f of r.files) {
     const name = `${(f.bytes / MB).toFixed(0)} MB (${f.items.toLocaleString('en-US')} items)`;
     const how = f.runs > 1 ? `median of ${f.runs}` : 'one run';
+    const nativeRuns = f.native_runs ?? f.runs;
     const b = f.browser;
-    row(`${name}: native CLI, whole process (${how})`, `${f.native_s.toFixed(2)} s · ${(f.bytes / MB / f.native_s).toFixed(0)} MB/s`);
+    row(`${name}: native CLI, whole process (${nativeRuns > 1 ? `median of ${nativeRuns}` : 'one run'})`, `${f.native_s.toFixed(2)} s · ${(f.bytes / MB / f.native_s).toFixed(0)} MB/s`);
     const bad = b.find((x) => x.failed || x.errors?.length);
     if (bad) {
       const said = [bad.failed, ...(bad.errors || [])].filter(Boolean).join('; ').slice(0, 300).replace(/\|/g, '/');
