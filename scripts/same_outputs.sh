@@ -11,7 +11,8 @@
 # folders; the generated files also with small blocks (SCORELENS_BLOCK_BYTES) so that the
 # parallel read cuts them in many places; `score --bootstrap` and `compare` on the samples and the
 # generated files. Compares stdout, stderr and the exit code; exits 1 on any difference and
-# prints the first ones. Not part of `make test` (it needs two builds).
+# prints the first ones. Not part of `make test` (it needs two builds). For a change meant to move
+# figures by rounding only, scripts/json_diff.py lists which values moved and by how much.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
