@@ -210,7 +210,9 @@ fn chunks_of_a_canonical_lines_file_are_read_in_blocks() {
     assert!(!s.feed_in_blocks(csv));
 }
 
-/// The CLI, reading blocks of 64 bytes on its threads, prints the sequential report.
+/// The CLI, reading blocks of 64 bytes on its threads, prints the sequential report: with its
+/// usual window of blocks ahead, and with the smallest (`SCORELENS_WINDOW=1`, two a thread), where
+/// the replaying thread, which also parses, often finds the window full and waits.
 #[test]
 fn the_cli_on_several_threads_prints_the_sequential_report() {
     let dir = std::env::temp_dir().join(format!("scorelens-blocks-{}", std::process::id()));
@@ -222,12 +224,13 @@ fn the_cli_on_several_threads_prints_the_sequential_report() {
         paths.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(f));
     }
     paths.extend(files(&["tests/malformed/canonical"]));
-    for path in paths {
+    for (path, window) in paths.iter().flat_map(|p| [(p, "16"), (p, "1")]) {
         let name = path.display().to_string();
-        let bytes = std::fs::read(&path).unwrap();
+        let bytes = std::fs::read(path).unwrap();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_scorelens"))
             .args(["score", &name, "--json"])
             .env("SCORELENS_BLOCK_BYTES", "64")
+            .env("SCORELENS_WINDOW", window)
             .output()
             .unwrap();
         let want = sequential(&name, &bytes);
@@ -237,7 +240,7 @@ fn the_cli_on_several_threads_prints_the_sequential_report() {
             assert_eq!(
                 String::from_utf8(out.stdout).unwrap(),
                 want + "\n",
-                "{name}"
+                "{name}, window {window}"
             );
         }
     }

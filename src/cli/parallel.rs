@@ -1,7 +1,8 @@
 //! Reads one large canonical JSON Lines file on every core (issue 9): blocks of whole lines are
-//! read from the file and parsed on worker threads while this thread replays the finished ones
-//! into the session in file order, so items are scored, ids checked and warnings kept exactly as
-//! a one-core read does them (tests/parallel_blocks.rs).
+//! read from the file and parsed on worker threads, and on this thread whenever it has nothing
+//! to replay, while this thread replays the finished ones into the session in file order, so
+//! items are scored, ids checked and warnings kept exactly as a one-core read does them
+//! (tests/parallel_blocks.rs).
 
 use scorelens::formats::canonical_chunks::{read_block_with, split, Block};
 use scorelens::formats::canonical_item::Labels;
@@ -19,11 +20,10 @@ use std::sync::{mpsc, Condvar, Mutex};
 const BLOCK: usize = 1 << 20;
 
 /// Blocks the workers may hold ahead of the one being replayed, all together (`SCORELENS_WINDOW`
-/// overrides it, for the benchmarks). It bounds the memory, about 1.7 MB a block with its parsed
-/// items, and must absorb the time slices in which the replaying thread waits for a core: the
-/// workers and this thread are one thread more than the cores. 8 blocks took 0.31 s on 1M items
-/// and 2.48 s on 1 GB, 32 blocks 0.30 s and 1.86 s (two cores, issue 9).
-const WINDOW: usize = 32;
+/// overrides it, for the benchmarks): it bounds the memory, about 1.7 MB a block with its parsed
+/// items. Since this thread parses too whenever it would wait (`run`), it keeps up with the
+/// workers on two cores, and 8, 16 or 32 blocks gave the same times (1M items, 0.28 s).
+const WINDOW: usize = 16;
 
 fn window(workers: usize) -> usize {
     std::env::var("SCORELENS_WINDOW")
@@ -42,8 +42,8 @@ fn block_size() -> usize {
         .unwrap_or(BLOCK)
 }
 
-/// Worker threads, or `None` to read on this thread: one core, or already on rayon's pool
-/// (`score DIR` reads its files in parallel, one each).
+/// Threads that parse, this one included, or `None` to read on this thread alone: one core, or
+/// already on rayon's pool (`score DIR` reads its files in parallel, one each).
 fn workers() -> Option<usize> {
     let n = std::thread::available_parallelism().map_or(1, |n| n.get());
     (n >= 2 && rayon::current_thread_index().is_none()).then_some(n)
@@ -151,8 +151,40 @@ struct Feed<F> {
     spare_pieces: Vec<Vec<u8>>,
 }
 
-/// Parses the blocks `next_block` gives on `workers` threads and replays them in order, then
-/// ends the file; the first read error stops the run and is returned.
+/// A block claimed for parsing: its place in the file, its text and the block to parse it into.
+type Claim<'a> = (usize, Cow<'a, [u8]>, Block);
+
+impl<'a, F> Feed<F>
+where
+    F: FnMut(&mut Vec<Vec<u8>>) -> io::Result<Option<Cow<'a, [u8]>>>,
+{
+    /// The next block to parse, or None once the file is read (or a read failed: then `error`).
+    fn claim(&mut self) -> Option<Claim<'a>> {
+        match (self.next_block)(&mut self.spare_pieces) {
+            Ok(Some(part)) => {
+                self.next += 1;
+                let block = self.spare_blocks.pop().unwrap_or_default();
+                Some((self.next - 1, part, block))
+            }
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.error = Some(e);
+                self.done = true;
+                None
+            }
+        }
+    }
+}
+
+/// Parses the blocks `next_block` gives on `workers` threads, this one among them, and replays
+/// them in order, then ends the file; the first read error stops the run and is returned. This
+/// thread replays each block as soon as it is parsed and parses the next one itself whenever the
+/// block it waits for is not ready: as many busy threads as cores, where a thread that only
+/// replayed, one more than the cores, fell behind the parsers and replayed the last blocks alone
+/// (issue 9).
 fn run<'a, F>(session: &mut Session, name: &str, workers: usize, next_block: F) -> io::Result<()>
 where
     F: FnMut(&mut Vec<Vec<u8>>) -> io::Result<Option<Cow<'a, [u8]>>> + Send,
@@ -170,9 +202,10 @@ where
         }),
         Condvar::new(),
     );
+    let lock = || shared.0.lock().unwrap_or_else(|e| e.into_inner());
     let (tx, rx) = mpsc::channel::<(usize, Block)>();
     std::thread::scope(|scope| {
-        for _ in 0..workers {
+        for _ in 1..workers {
             let (tx, shared) = (tx.clone(), &shared);
             let mut parsed: Option<Vec<u8>> = None;
             // Each worker's own, kept from block to block: a group's items share its name.
@@ -187,22 +220,9 @@ where
                     if feed.done {
                         break;
                     }
-                    let feed = &mut *feed;
-                    match (feed.next_block)(&mut feed.spare_pieces) {
-                        Ok(Some(part)) => {
-                            feed.next += 1;
-                            let block = feed.spare_blocks.pop().unwrap_or_default();
-                            (feed.next - 1, part, block)
-                        }
-                        Ok(None) => {
-                            feed.done = true;
-                            break;
-                        }
-                        Err(e) => {
-                            feed.error = Some(e);
-                            feed.done = true;
-                            break;
-                        }
+                    match feed.claim() {
+                        Some(claim) => claim,
+                        None => break,
                     }
                 };
                 read_block_with(name, &part, &mut block, &mut labels);
@@ -216,19 +236,50 @@ where
         }
         drop(tx);
         let (mut want, mut before) = (0, 0);
-        let mut waiting = BTreeMap::new();
-        for (i, block) in rx {
-            waiting.insert(i, block);
+        let mut waiting = BTreeMap::<usize, Block>::new();
+        let mut labels = Labels::default();
+        let mut parsed: Option<Vec<u8>> = None;
+        loop {
             while let Some(mut block) = waiting.remove(&want) {
                 let lines = block.lines;
                 session.replay_in_place(&mut block, before);
                 before += lines;
                 want += 1;
-                let mut feed = shared.0.lock().unwrap_or_else(|e| e.into_inner());
+                let mut feed = lock();
                 feed.replayed = want;
                 feed.spare_blocks.push(block);
                 drop(feed);
                 shared.1.notify_all();
+            }
+            if let Ok((i, block)) = rx.try_recv() {
+                waiting.insert(i, block);
+                continue;
+            }
+            // Nothing to replay: parse the next block here, if the window has room for it.
+            let claim = {
+                let mut feed = lock();
+                feed.spare_pieces.extend(parsed.take());
+                if feed.done || feed.next >= feed.replayed + window {
+                    None
+                } else {
+                    feed.claim()
+                }
+            };
+            match claim {
+                Some((i, part, mut block)) => {
+                    read_block_with(name, &part, &mut block, &mut labels);
+                    if let Cow::Owned(piece) = part {
+                        parsed = Some(piece);
+                    }
+                    waiting.insert(i, block);
+                }
+                // The block replayed next is a worker's: wait for it (or for the end).
+                None => match rx.recv() {
+                    Ok((i, block)) => {
+                        waiting.insert(i, block);
+                    }
+                    Err(_) => break,
+                },
             }
         }
         // Wake whoever still waits: nothing is left to read, or a read failed.
