@@ -212,7 +212,8 @@ fn chunks_of_a_canonical_lines_file_are_read_in_blocks() {
 
 /// The CLI, reading blocks of 64 bytes on its threads, prints the sequential report: with its
 /// usual window of blocks ahead, and with the smallest (`SCORELENS_WINDOW=1`, two a thread), where
-/// the replaying thread, which also parses, often finds the window full and waits.
+/// the replaying thread, which also parses, often finds the window full and waits. Files of
+/// other formats are fed to the session in chunks of a block, and give the same report too.
 #[test]
 fn the_cli_on_several_threads_prints_the_sequential_report() {
     let dir = std::env::temp_dir().join(format!("scorelens-blocks-{}", std::process::id()));
@@ -220,10 +221,7 @@ fn the_cli_on_several_threads_prints_the_sequential_report() {
     let gen = dir.join("gen.jsonl");
     std::fs::write(&gen, generated(3000, 7)).unwrap();
     let mut paths = vec![gen];
-    for f in ["www/samples/choice.jsonl", "www/samples/cmdb-1500.jsonl"] {
-        paths.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(f));
-    }
-    paths.extend(files(&["tests/malformed/canonical"]));
+    paths.extend(files(&["www/samples", "tests/fixtures", "tests/malformed"]));
     for (path, window) in paths.iter().flat_map(|p| [(p, "16"), (p, "1")]) {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).unwrap();

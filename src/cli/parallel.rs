@@ -83,8 +83,19 @@ pub fn read_path(session: &mut Session, name: &str, path: &Path) -> io::Result<(
     let mut head = Vec::with_capacity(HEAD);
     (&mut file).take(HEAD as u64).read_to_end(&mut head)?;
     if !session.begin_blocks_of(name, &head, len) {
-        file.read_to_end(&mut head)?;
+        // Another format: fed in chunks of a block, as the browser's worker feeds its reads, so
+        // that a line-based file (lm-eval's samples, say) is never whole in memory; a format
+        // read whole gathers its chunks itself.
         session.feed(&head);
+        let mut chunk = Vec::with_capacity(size);
+        loop {
+            chunk.clear();
+            (&mut file).take(size as u64).read_to_end(&mut chunk)?;
+            if chunk.is_empty() {
+                break;
+            }
+            session.feed(&chunk);
+        }
         session.end_file();
         return Ok(());
     }
