@@ -169,6 +169,11 @@ impl<'a, F> Feed<F>
 where
     F: FnMut(&mut Vec<Vec<u8>>) -> io::Result<Option<Cow<'a, [u8]>>>,
 {
+    /// Whether the blocks claimed reach `window` past the last one replayed.
+    fn full(&self, window: usize) -> bool {
+        self.next >= self.replayed + window
+    }
+
     /// The next block to parse, or None once the file is read (or a read failed: then `error`).
     fn claim(&mut self) -> Option<Claim<'a>> {
         match (self.next_block)(&mut self.spare_pieces) {
@@ -187,6 +192,26 @@ where
                 None
             }
         }
+    }
+}
+
+/// What a thread that parses keeps from block to block.
+#[derive(Default)]
+struct Parser {
+    /// A group's items share its name.
+    labels: Labels,
+    /// The text of the block parsed last, its buffer to go back to the feed for reuse.
+    parsed: Option<Vec<u8>>,
+}
+
+impl Parser {
+    /// Parses a claimed block; returns it with its place in the file.
+    fn parse(&mut self, name: &str, (i, part, mut block): Claim<'_>) -> (usize, Block) {
+        read_block_with(name, &part, &mut block, &mut self.labels);
+        if let Cow::Owned(piece) = part {
+            self.parsed = Some(piece);
+        }
+        (i, block)
     }
 }
 
@@ -218,14 +243,12 @@ where
     std::thread::scope(|scope| {
         for _ in 1..workers {
             let (tx, shared) = (tx.clone(), &shared);
-            let mut parsed: Option<Vec<u8>> = None;
-            // Each worker's own, kept from block to block: a group's items share its name.
-            let mut labels = Labels::default();
+            let mut parser = Parser::default();
             scope.spawn(move || loop {
-                let (i, part, mut block) = {
+                let claim = {
                     let mut feed = shared.0.lock().unwrap_or_else(|e| e.into_inner());
-                    feed.spare_pieces.extend(parsed.take());
-                    while !feed.done && feed.next >= feed.replayed + window {
+                    feed.spare_pieces.extend(parser.parsed.take());
+                    while !feed.done && feed.full(window) {
                         feed = shared.1.wait(feed).unwrap_or_else(|e| e.into_inner());
                     }
                     if feed.done {
@@ -236,11 +259,7 @@ where
                         None => break,
                     }
                 };
-                read_block_with(name, &part, &mut block, &mut labels);
-                if let Cow::Owned(piece) = part {
-                    parsed = Some(piece);
-                }
-                if tx.send((i, block)).is_err() {
+                if tx.send(parser.parse(name, claim)).is_err() {
                     break;
                 }
             });
@@ -248,8 +267,7 @@ where
         drop(tx);
         let (mut want, mut before) = (0, 0);
         let mut waiting = BTreeMap::<usize, Block>::new();
-        let mut labels = Labels::default();
-        let mut parsed: Option<Vec<u8>> = None;
+        let mut parser = Parser::default();
         loop {
             while let Some(mut block) = waiting.remove(&want) {
                 let lines = block.lines;
@@ -269,19 +287,16 @@ where
             // Nothing to replay: parse the next block here, if the window has room for it.
             let claim = {
                 let mut feed = lock();
-                feed.spare_pieces.extend(parsed.take());
-                if feed.done || feed.next >= feed.replayed + window {
+                feed.spare_pieces.extend(parser.parsed.take());
+                if feed.done || feed.full(window) {
                     None
                 } else {
                     feed.claim()
                 }
             };
             match claim {
-                Some((i, part, mut block)) => {
-                    read_block_with(name, &part, &mut block, &mut labels);
-                    if let Cow::Owned(piece) = part {
-                        parsed = Some(piece);
-                    }
+                Some(claim) => {
+                    let (i, block) = parser.parse(name, claim);
                     waiting.insert(i, block);
                 }
                 // The block replayed next is a worker's: wait for it (or for the end).

@@ -36,9 +36,14 @@ struct Range {
 }
 
 impl Range {
-    /// Bits of the key below a counting pass's bucket: the bucket is `(key - lo) >> shift`.
+    /// Bits of the key below a counting pass's bucket (`bucket`).
     fn shift(&self) -> u32 {
         (u64::BITS - (self.hi - self.lo).leading_zeros()).saturating_sub(BITS)
+    }
+
+    /// The bucket of key `k` (in the range) when the range is counted in buckets of `shift` bits.
+    fn bucket(&self, k: u64, shift: u32) -> usize {
+        ((k - self.lo) >> shift) as usize
     }
 }
 
@@ -114,7 +119,7 @@ fn pass_for(range: &Range, gather: usize) -> Pass {
     let shift = range.shift();
     Pass::Count {
         shift,
-        buckets: vec![0; ((range.hi - range.lo) >> shift) as usize + 1],
+        buckets: vec![0; range.bucket(range.hi, shift) + 1],
     }
 }
 
@@ -129,9 +134,9 @@ struct Buckets {
 impl Buckets {
     fn of(whole: Range, ranges: &[Range]) -> Self {
         let shift = whole.shift();
-        let mut located = vec![(0, 0); ((whole.hi - whole.lo) >> shift) as usize + 1];
+        let mut located = vec![(0, 0); whole.bucket(whole.hi, shift) + 1];
         for (i, r) in ranges.iter().enumerate() {
-            let b = ((r.lo - whole.lo) >> shift) as usize;
+            let b = whole.bucket(r.lo, shift);
             let i = i as u32;
             located[b] = if located[b].0 == located[b].1 {
                 (i, i + 1)
@@ -151,7 +156,7 @@ impl Buckets {
         if !(self.whole.lo..=self.whole.hi).contains(&k) {
             return 0..0;
         }
-        let (from, to) = self.ranges[((k - self.whole.lo) >> self.shift) as usize];
+        let (from, to) = self.ranges[self.whole.bucket(k, self.shift)];
         from as usize..to as usize
     }
 }
@@ -165,7 +170,7 @@ fn fill(blocks: &[&[f64]], ranges: &[Range], passes: &mut [Pass], located: Optio
             for &v in *b {
                 let k = order_key(v);
                 if (range.lo..=range.hi).contains(&k) {
-                    buckets[((k - range.lo) >> *shift) as usize] += 1;
+                    buckets[range.bucket(k, *shift)] += 1;
                 }
             }
         }
@@ -185,7 +190,7 @@ fn fill(blocks: &[&[f64]], ranges: &[Range], passes: &mut [Pass], located: Optio
             continue;
         }
         match &mut passes[i] {
-            Pass::Count { shift, buckets } => buckets[((k - range.lo) >> *shift) as usize] += 1,
+            Pass::Count { shift, buckets } => buckets[range.bucket(k, *shift)] += 1,
             Pass::Gather(keys) => keys.push(k),
         }
     }
