@@ -107,14 +107,8 @@ impl EqualMass {
 
     /// The ECE; None when there is no item.
     pub fn ece(&self) -> Option<f64> {
-        let n = self.count();
         let (_, sums) = self.binned()?;
-        let mut ece = 0.0;
-        for &(count, confidence, correct) in sums.iter().filter(|s| s.0 > 0) {
-            let c = count as f64;
-            ece += (c / n as f64) * (confidence / c - correct as f64 / c).abs();
-        }
-        Some(ece)
+        Some(ece_of(&sums, self.count() as u64))
     }
 
     /// The equal-mass bins as the reliability diagram draws them: `lo`/`hi` are the bin's
@@ -204,10 +198,6 @@ pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
     if n == 0 {
         return None;
     }
-    let chunks = (BINS as u64).min(n);
-    let (base, extra) = (n / chunks, n % chunks);
-    // Positions (in the expanded order) of the last value of each chunk but the final one.
-    let mut edges = Vec::with_capacity(BINS);
     let mut at = sorted
         .iter()
         .zip(times)
@@ -226,16 +216,14 @@ pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
         }
         Some(current)
     };
-    let mut end = 0u64;
-    for c in 0..chunks - 1 {
-        end += base + u64::from(c < extra);
-        let a = value_at(end - 1).unwrap_or(1.0);
-        let b = value_at(end).unwrap_or(1.0);
-        edges.push((a + b) / 2.0);
+    let mut pairs = Vec::with_capacity(BINS);
+    for end in chunk_ends(n) {
+        pairs.push((
+            value_at(end).unwrap_or(1.0),
+            value_at(end + 1).unwrap_or(1.0),
+        ));
     }
-    edges.push(1.0);
-    edges.sort_unstable_by(f64::total_cmp);
-    edges.dedup();
+    let edges = edges_between(pairs);
     let mut sums = vec![(0u64, 0.0f64, 0u64); edges.len()];
     let mut b = 0;
     for (&(v, correct), &t) in sorted.iter().zip(times) {
@@ -251,16 +239,46 @@ pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
             s.2 += u64::from(t) * u64::from(correct);
         }
     }
+    Some(ece_of(&sums, n))
+}
+
+/// SPEC §4's ECE from the bins' sums over `n` items: sum over filled bins of
+/// (n_b / N) |mean confidence_b - accuracy_b|.
+fn ece_of(sums: &[BinSums], n: u64) -> f64 {
     let mut ece = 0.0;
     for &(count, confidence, correct) in sums.iter().filter(|s| s.0 > 0) {
         let c = count as f64;
         ece += (c / n as f64) * (confidence / c - correct as f64 / c).abs();
     }
-    Some(ece)
+    ece
+}
+
+/// Positions, in the sorted order of `n` values, of the last value of each `numpy.array_split`
+/// chunk but the final one (min(BINS, n) chunks, the first n mod chunks one value longer).
+fn chunk_ends(n: u64) -> Vec<u64> {
+    let chunks = (BINS as u64).min(n);
+    let (base, extra) = (n / chunks, n % chunks);
+    let mut end = 0;
+    (0..chunks - 1)
+        .map(|c| {
+            end += base + u64::from(c < extra);
+            end - 1
+        })
+        .collect()
+}
+
+/// The upper bin boundaries from the values at each chunk's end and just after it: their
+/// midpoints, then 1.0, de-duplicated and sorted.
+fn edges_between(pairs: Vec<(f64, f64)>) -> Vec<f64> {
+    let mut edges: Vec<f64> = pairs.into_iter().map(|(a, b)| (a + b) / 2.0).collect();
+    edges.push(1.0);
+    edges.sort_unstable_by(f64::total_cmp);
+    edges.dedup();
+    edges
 }
 
 /// Runs `a` and `b`, on two cores natively (issue 9), one after the other in wasm (no threads):
-/// for work whose result does not depend on where it runs, like sorting each list on its own.
+/// for work whose result does not depend on where it runs, like binning each reading's lists.
 pub(crate) fn both(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
     #[cfg(not(target_arch = "wasm32"))]
     rayon::join(a, b);
@@ -274,21 +292,13 @@ pub(crate) fn both(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
 /// The upper bin boundaries: midpoints between `numpy.array_split` chunks of the sorted values,
 /// then 1.0, de-duplicated and sorted.
 fn boundaries(blocks: &[&[f64]], n: usize) -> Vec<f64> {
-    let chunks = BINS.min(n);
-    let (base, extra) = (n / chunks, n % chunks);
     // Ranks of the last value of each chunk but the final one, and of the value after it.
-    let mut ranks = Vec::with_capacity(2 * chunks);
-    let mut end = 0;
-    for c in 0..chunks - 1 {
-        end += base + usize::from(c < extra);
-        ranks.extend([end - 1, end]);
-    }
+    let ranks: Vec<usize> = chunk_ends(n as u64)
+        .into_iter()
+        .flat_map(|end| [end as usize, end as usize + 1])
+        .collect();
     let values = at_ranks(blocks, &ranks);
-    let mut edges: Vec<f64> = values.chunks(2).map(|ab| (ab[0] + ab[1]) / 2.0).collect();
-    edges.push(1.0);
-    edges.sort_unstable_by(f64::total_cmp);
-    edges.dedup();
-    edges
+    edges_between(values.chunks(2).map(|ab| (ab[0], ab[1])).collect())
 }
 
 #[cfg(test)]
