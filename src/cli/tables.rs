@@ -68,7 +68,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
             both(
                 "ECE",
                 |f| f.ece,
-                "10 equal-width bins, top-label confidence",
+                "10 equal-width bins, confidence q[answer] (max q when the answer is invalid)",
             ),
             both("ECE equal-mass", |f| f.ece_em, "HELM's ece_10_bin"),
             both("Brier", |f| f.brier, "squared error averaged over options"),
@@ -128,10 +128,41 @@ pub fn tables(r: &Report) -> Vec<Table> {
     // Profile sections (I/C, RewardBench) add their tables here, each from its own module.
     all.splice(1..1, super::ic_tables::tables(r)); // I and C come first, after the headline
     all.splice(1..1, super::rewardbench_tables::tables(r)); // so do a reward model's sections
+    all.splice(1..1, scope(r)); // whether these are the benchmark's figures at all
     all.push(groups);
     all.extend(super::interval_tables::tables(r)); // how sure each figure is
     all.extend(super::source_tables::tables(r)); // how the files were read, the tools' own figures
     all
+}
+
+/// The file's counts against the benchmark's frozen ones, when the profile has them.
+fn scope(r: &Report) -> Option<Table> {
+    let scope = r.scope.as_ref()?;
+    let title = if scope.complete {
+        "Benchmark counts: complete"
+    } else {
+        "Benchmark counts: INCOMPLETE (not the benchmark's figures)"
+    };
+    let rows = scope
+        .expected
+        .0
+        .iter()
+        .zip(&scope.found.0)
+        .map(|((key, want), (_, got))| {
+            let mark = if got == want { "yes" } else { "NO" };
+            vec![
+                key.replace('_', " "),
+                want.to_string(),
+                got.to_string(),
+                mark.to_string(),
+            ]
+        })
+        .collect();
+    Some(Table {
+        title: title.to_string(),
+        columns: row(&["count", "benchmark", "this file", "equal"]),
+        rows,
+    })
 }
 
 /// Aligned plain text, with a header naming the run.

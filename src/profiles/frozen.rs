@@ -44,14 +44,24 @@ fn by_type(item: &Item, counts: &mut [u64]) {
 pub static JEVBENCH_PUBLIC_231: Frozen = Frozen {
     title: "JevBench Public 231",
     figures: "I/C",
-    expected: &[("items", 231), ("choice", 139), ("binary", 74), ("rating", 18)],
+    expected: &[
+        ("items", 231),
+        ("choice", 139),
+        ("binary", 74),
+        ("rating", 18),
+    ],
     tally: by_type,
 };
 
 pub static JEVBENCH_HARD_111: Frozen = Frozen {
     title: "JevBench Hard 111",
     figures: "I/C",
-    expected: &[("items", 111), ("choice", 67), ("binary", 38), ("rating", 6)],
+    expected: &[
+        ("items", 111),
+        ("choice", 67),
+        ("binary", 38),
+        ("rating", 6),
+    ],
     // The hard tier, where an item without a tier counts as hard (as the profile scores it).
     tally: |item, counts| {
         if matches!(item.tier, None | Some(Tier::Hard)) {
@@ -212,7 +222,11 @@ mod tests {
 
     #[test]
     fn a_count_short_is_named_in_the_notice() {
-        let (scope, note) = check(&JEVBENCH_PUBLIC_231, "jevbench-public-231", &[230, 138, 74, 18]);
+        let (scope, note) = check(
+            &JEVBENCH_PUBLIC_231,
+            "jevbench-public-231",
+            &[230, 138, 74, 18],
+        );
         assert!(!scope.complete);
         assert_eq!(scope.found.0[1], ("choice".to_string(), 138));
         assert_eq!(

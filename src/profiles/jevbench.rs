@@ -31,6 +31,14 @@ pub static PUBLIC_231: Profile = Profile {
 
 pub static HARD_111: Profile = Profile {
     name: "jevbench-hard-111",
-    describe: "JevBench Hard 111: I and C over the hard tier only; items and metrics over the whole file",
-    rules: || IcRules::boxed_frozen("jevbench-hard-111", HARD_111_SCOPE, NOTES, &JEVBENCH_HARD_111),
+    describe:
+        "JevBench Hard 111: I and C over the hard tier only; items and metrics over the whole file",
+    rules: || {
+        IcRules::boxed_frozen(
+            "jevbench-hard-111",
+            HARD_111_SCOPE,
+            NOTES,
+            &JEVBENCH_HARD_111,
+        )
+    },
 };

@@ -6,12 +6,12 @@
 //! RewardBench 2 Ties prompt pair (`ref:N` with `tied:N`) is one unit, since the composite scores
 //! the pair.
 
+use super::ic_common::Scope;
 use super::rewardbench_replay::{ties_cluster, RewardBenchReplay};
 use super::{cmdb, decision_bench, jevbench, rewardbench, rewardbench2, steer, Profile};
 use crate::metrics::bootstrap::{Replay, Sample, Strata};
 use crate::metrics::bootstrap_ic::IcReplay;
 use crate::metrics::bootstrap_summary::SummaryReplay;
-use super::ic_common::Scope;
 
 /// An empty sample for a run under `profile`.
 pub fn sample_for(profile: &Profile) -> Sample {

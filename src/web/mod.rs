@@ -23,6 +23,7 @@ pub mod protocol;
 pub mod reliability;
 pub mod report_view;
 pub mod rewardbench;
+pub mod scope_notice;
 pub mod state;
 mod tables;
 pub mod toggles;
