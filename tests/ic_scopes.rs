@@ -314,3 +314,44 @@ fn rewardbench_overall_is_the_four_sections_and_prior_sets_are_reported_beside_i
     assert_eq!(scope.found.0[0], ("items".to_string(), 9));
     assert!(!scope.complete);
 }
+
+/// The files above as the browser test drops them (tests/e2e/spec_v2.test.mjs): a header naming the
+/// profile, then the same lines. `SCORELENS_WRITE_FIXTURES=1` writes them; otherwise they must
+/// equal what this file builds, so the two tests cannot drift apart.
+#[test]
+fn the_browser_fixtures_are_these_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/fixtures/spec-v2");
+    let header = |p: &str| format!(r#"{{"scorelens": 1, "model": "spec-v2 {p}", "benchmark": "{p}"}}"#);
+    let mut rb = pairs("alpacaeval-easy", 2, 1);
+    for (s, n, r) in [("mt-bench-hard", 1, 1), ("refusals-dangerous", 2, 2), ("math-prm", 4, 1), ("anthropic_helpful", 2, 1), ("shp", 1, 0)] {
+        rb.extend(pairs(s, n, r));
+    }
+    let files: [(&str, &str, Vec<String>); 6] = [
+        ("public-231.jsonl", "jevbench-public-231", public_file()),
+        ("hard-111.jsonl", "jevbench-hard-111", public_file()),
+        ("cmdb.jsonl", "cmdb-1500", cmdb_file()),
+        ("binary-conditioned.jsonl", "generic", vec![r#"{"id":"b","type":"binary","gold":"yes","probs":{"yes":0.75,"no":0.05}}"#.to_string()]),
+        ("answer-off-argmax.jsonl", "generic", vec![r#"{"id":"q","options":["o0","o1","o2"],"gold":"o0","answer":"o1","probs":{"o0":0.6,"o1":0.3,"o2":0.1}}"#.to_string()]),
+        ("rewardbench-prior-sets.jsonl", "rewardbench", rb),
+    ];
+    let write = std::env::var_os("SCORELENS_WRITE_FIXTURES").is_some();
+    for (name, profile, lines) in files {
+        let mut text = header(profile);
+        for l in &lines {
+            text.push('\n');
+            text.push_str(l);
+        }
+        text.push('\n');
+        let path = dir.join(name);
+        if write {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &text).unwrap();
+        }
+        let on_disk = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (SCORELENS_WRITE_FIXTURES=1 writes it)", path.display()));
+        assert_eq!(on_disk, text, "{name} differs from the lines this test scores");
+        // The header picks the profile the Rust tests name.
+        let r = score(&on_disk.lines().map(str::to_string).collect::<Vec<_>>(), None);
+        assert_eq!(r.profile, profile, "{name}");
+    }
+}
