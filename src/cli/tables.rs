@@ -14,6 +14,22 @@ fn cell(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
 }
 
+/// One reliability bin: its edges (equal-mass edges are data, so three decimals), count, figures
+/// and Wilson interval.
+fn bin_row(b: &scorelens::metrics::ece::BinReport) -> Vec<String> {
+    let ci = match (b.ci_lo, b.ci_hi) {
+        (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
+        _ => "-".to_string(),
+    };
+    vec![
+        format!("{:.3}-{:.3}", b.lo, b.hi),
+        b.count.to_string(),
+        cell(b.confidence),
+        cell(b.accuracy),
+        ci,
+    ]
+}
+
 fn row(cells: &[&str]) -> Vec<String> {
     cells.iter().map(|s| s.to_string()).collect()
 }
@@ -85,23 +101,12 @@ pub fn tables(r: &Report) -> Vec<Table> {
     let bins = Table {
         title: "Reliability (conditioning, equal-width)".to_string(),
         columns: row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
-        rows: c
-            .bins
-            .iter()
-            .map(|b| {
-                let ci = match (b.ci_lo, b.ci_hi) {
-                    (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
-                    _ => "-".to_string(),
-                };
-                vec![
-                    format!("{:.1}-{:.1}", b.lo, b.hi),
-                    b.count.to_string(),
-                    cell(b.confidence),
-                    cell(b.accuracy),
-                    ci,
-                ]
-            })
-            .collect(),
+        rows: c.bins.iter().map(bin_row).collect(),
+    };
+    let bins_em = Table {
+        title: "Reliability (conditioning, equal-mass: HELM's ece_10_bin)".to_string(),
+        columns: row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
+        rows: c.bins_em.iter().map(bin_row).collect(),
     };
     let groups = Table {
         title: "Groups".to_string(),
@@ -123,7 +128,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
     let mut all = vec![headline];
     // Reward-model and graded runs have no probabilities: no empty calibration tables for them.
     if c.items > 0 {
-        all.extend([calibration, bins]);
+        all.extend([calibration, bins, bins_em]);
     }
     // Profile sections (I/C, RewardBench) add their tables here, each from its own module.
     all.splice(1..1, super::ic_tables::tables(r)); // I and C come first, after the headline

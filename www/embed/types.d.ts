@@ -103,7 +103,10 @@ export interface Calibration {
   epa: number | null;
   nll: number | null;
   items: number;
+  /** The ten equal-width bins. */
   bins: Bin[];
+  /** The equal-mass bins behind `ece_em` (up to ten; empty without items). */
+  bins_em: Bin[];
 }
 
 export interface Bin {
