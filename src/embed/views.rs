@@ -16,6 +16,7 @@ use super::web::protocol::Scored;
 use super::web::reliability::Reliability;
 use super::web::report_view::diagram;
 use super::web::rewardbench::RewardBench;
+use super::web::scope_notice::ScopeNotice;
 use super::web::state::use_state;
 use super::web::toggles::{BinningToggle, ReadingToggle};
 use super::web::warnings::WarningList;
@@ -92,8 +93,13 @@ fn head(s: &Scored) -> impl IntoView {
     }
 }
 
+/// The frozen-count notice above the figures: an embedded scorecard of a partial run must say
+/// that its figures are not the benchmark's.
 fn cards(s: &Arc<Scored>) -> impl IntoView {
-    view! { <div class="cards" data-testid="cards"><Cards scored=s.clone() /></div> }
+    view! {
+        <ScopeNotice report=s.report.clone() />
+        <div class="cards" data-testid="cards"><Cards scored=s.clone() /></div>
+    }
 }
 
 fn toolbar() -> impl IntoView {
@@ -120,8 +126,12 @@ fn absent(what: &str, profile: &str) -> impl IntoView {
     view! { <p class="panel muted" data-testid="widget-absent">{format!("The {profile} profile gives no {what} for this file.")}</p> }
 }
 
-fn ic(s: &Scored) -> AnyView {
+/// The I/C panel; `notice` puts the frozen-count notice above it when no cards do.
+fn ic(s: &Scored, notice: bool) -> AnyView {
     match s.report.ic.clone() {
+        Some(ic) if notice => {
+            view! { <ScopeNotice report=s.report.clone() /> <Ic ic=ic /> }.into_any()
+        }
         Some(ic) => view! { <Ic ic=ic /> }.into_any(),
         None => absent("I and C", &s.report.profile).into_any(),
     }
@@ -157,7 +167,7 @@ fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
     match kind {
         ViewKind::Summary => view! { {head(&s)} {cards(&s)} {warnings(&s)} }.into_any(),
         ViewKind::Reliability => view! { {toolbar()} {reliability(&s)} }.into_any(),
-        ViewKind::Ic => ic(&s),
+        ViewKind::Ic => ic(&s, true),
         ViewKind::RewardBench => rewardbench(&s),
         ViewKind::Full => view! {
             {head(&s)}
@@ -170,7 +180,7 @@ fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
                 {reliability(&s)}
                 <CondMix report=r.clone() />
             </div>
-            {r.ic.is_some().then(|| ic(&s))}
+            {r.ic.is_some().then(|| ic(&s, false))}
             {r.rewardbench.is_some().then(|| rewardbench(&s))}
             {r.multi.clone().map(|m| view! { <Multi multi=m /> })}
             <Groups groups=Arc::new(r.groups.clone()) intervals=Arc::new(r.intervals.clone()) />
