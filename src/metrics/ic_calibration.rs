@@ -118,7 +118,7 @@ fn terms_of(kind: OptionKind, o: &OptionItem, q: &[f64], one_hot_tvd: bool) -> C
         rps,
         tvd,
         brier: squares / q.len().max(1) as f64,
-        nll: -q_gold.max(NLL_FLOOR).ln(),
+        nll: -crate::math::ln(q_gold.max(NLL_FLOOR)),
     }
 }
 
