@@ -33,21 +33,33 @@ pub fn ScopeNotice(report: Report) -> impl IntoView {
         }
         .into_any();
     }
-    // The profile's own notice names each count that differs; it is the one to show.
+    // The profile's own notice, without its list of the counts that differ (a RewardBench file
+    // can differ in 23 subsets): that list follows, folded.
     let prefix = format!("{}: this file holds", report.profile);
     let text = report
         .notes
         .iter()
         .find(|n| n.starts_with(&prefix))
-        .map(|n| n[report.profile.len() + 2..].to_string())
+        .map(|n| headline(&n[report.profile.len() + 2..]))
         .unwrap_or_else(|| "this file does not hold the benchmark's counts".to_string());
     view! {
-        <p class="scope-notice incomplete" role="note" data-testid="scope" data-complete="false">
+        <div class="scope-notice incomplete" role="note" data-testid="scope" data-complete="false">
             <strong>{capitalised(&text)}"."</strong>
-            <span class="muted small">{format!(" Counts: {}.", counts.join(", "))}</span>
-        </p>
+            <details class="small">
+                <summary>"Counts, this file against the benchmark"</summary>
+                <p class="muted">{counts.join(" · ")}</p>
+            </details>
+        </div>
     }
     .into_any()
+}
+
+/// "holds 9 of X's 2985 items (a 1 of 2, …): these are not …" without the parenthesis.
+fn headline(note: &str) -> String {
+    match (note.find(" ("), note.rfind("): ")) {
+        (Some(a), Some(b)) if a < b => format!("{}:{}", &note[..a], &note[b + 2..]),
+        _ => note.to_string(),
+    }
 }
 
 fn capitalised(s: &str) -> String {
