@@ -71,6 +71,20 @@ pub struct CalibrationPart {
     pub nll: f64,
 }
 
+/// Brier of one distribution against the one-hot gold, averaged over the options (SPEC §4):
+/// (1/k) sum_i (q_i - y_i)^2, summed in option order.
+pub fn brier(q: &[f64], gold: usize) -> f64 {
+    let squares: f64 = q
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let y = if i == gold { 1.0 } else { 0.0 };
+            (x - y) * (x - y)
+        })
+        .sum();
+    squares / q.len() as f64
+}
+
 /// Confidence of one prediction: q[answer] for a valid answer, else max q (SPEC §4).
 pub fn confidence(o: &OptionItem, q: &[f64]) -> f64 {
     match o.answer {
@@ -118,20 +132,11 @@ impl Calibration {
 
     /// One option item's part, given its distribution `q`.
     fn part_of(o: &OptionItem, q: &[f64], memo: &mut LnMemo) -> CalibrationPart {
-        let k = q.len() as f64;
-        let squares: f64 = q
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                let y = if i == o.gold { 1.0 } else { 0.0 };
-                (x - y) * (x - y)
-            })
-            .sum();
         let q_gold = q.get(o.gold).copied().unwrap_or(0.0);
         CalibrationPart {
             confidence: confidence(o, q),
             correct: o.answer == Some(o.gold),
-            brier: squares / k,
+            brier: brier(q, o.gold),
             epa: q_gold,
             nll: -memo.ln(q_gold.max(NLL_FLOOR)),
         }

@@ -5,6 +5,7 @@
 //! max q and it is right when its first arg-max is the gold label (a rating item likewise at its
 //! top level), whatever `answer` says. A binary item bins the conditioned q_yes against gold = yes.
 
+use super::calibration::brier;
 use super::ece::EqualWidth;
 use super::tvd_rps::{one_hot, rps, tvd};
 use crate::items::{argmax, Mode, OptionItem, OptionKind};
@@ -103,21 +104,13 @@ fn terms_of(kind: OptionKind, o: &OptionItem, q: &[f64], one_hot_tvd: bool) -> C
     } else {
         o.gold_probs.as_ref().map(|g| tvd(q, g))
     };
-    let squares: f64 = q
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| {
-            let y = if i == o.gold { 1.0 } else { 0.0 };
-            (x - y) * (x - y)
-        })
-        .sum();
     CalibrationTerms {
         ece_x,
         ece_y,
         pooled,
         rps,
         tvd,
-        brier: squares / q.len().max(1) as f64,
+        brier: brier(q, o.gold),
         nll: -crate::math::ln(q_gold.max(NLL_FLOOR)),
     }
 }
