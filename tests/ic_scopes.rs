@@ -321,9 +321,16 @@ fn rewardbench_overall_is_the_four_sections_and_prior_sets_are_reported_beside_i
 #[test]
 fn the_browser_fixtures_are_these_files() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/fixtures/spec-v2");
-    let header = |p: &str| format!(r#"{{"scorelens": 1, "model": "spec-v2 {p}", "benchmark": "{p}"}}"#);
+    let header =
+        |p: &str| format!(r#"{{"scorelens": 1, "model": "spec-v2 {p}", "benchmark": "{p}"}}"#);
     let mut rb = pairs("alpacaeval-easy", 2, 1);
-    for (s, n, r) in [("mt-bench-hard", 1, 1), ("refusals-dangerous", 2, 2), ("math-prm", 4, 1), ("anthropic_helpful", 2, 1), ("shp", 1, 0)] {
+    for (s, n, r) in [
+        ("mt-bench-hard", 1, 1),
+        ("refusals-dangerous", 2, 2),
+        ("math-prm", 4, 1),
+        ("anthropic_helpful", 2, 1),
+        ("shp", 1, 0),
+    ] {
         rb.extend(pairs(s, n, r));
     }
     let files: [(&str, &str, Vec<String>); 6] = [
@@ -347,11 +354,21 @@ fn the_browser_fixtures_are_these_files() {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&path, &text).unwrap();
         }
-        let on_disk = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (SCORELENS_WRITE_FIXTURES=1 writes it)", path.display()));
-        assert_eq!(on_disk, text, "{name} differs from the lines this test scores");
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (SCORELENS_WRITE_FIXTURES=1 writes it)",
+                path.display()
+            )
+        });
+        assert_eq!(
+            on_disk, text,
+            "{name} differs from the lines this test scores"
+        );
         // The header picks the profile the Rust tests name.
-        let r = score(&on_disk.lines().map(str::to_string).collect::<Vec<_>>(), None);
+        let r = score(
+            &on_disk.lines().map(str::to_string).collect::<Vec<_>>(),
+            None,
+        );
         assert_eq!(r.profile, profile, "{name}");
     }
 }

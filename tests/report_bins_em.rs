@@ -26,7 +26,10 @@ fn three_items_make_three_bins_at_the_midpoints() {
     let edges: Vec<(f64, f64)> = bins.iter().map(|b| (b.lo, b.hi)).collect();
     assert_eq!(edges.len(), 3);
     for ((lo, hi), (want_lo, want_hi)) in edges.iter().zip([(0.0, 0.4), (0.4, 0.75), (0.75, 1.0)]) {
-        assert!((lo - want_lo).abs() < 1e-15 && (hi - want_hi).abs() < 1e-15, "{edges:?}");
+        assert!(
+            (lo - want_lo).abs() < 1e-15 && (hi - want_hi).abs() < 1e-15,
+            "{edges:?}"
+        );
     }
     let counts: Vec<u64> = bins.iter().map(|b| b.count).collect();
     assert_eq!(counts, [1, 1, 1]);
@@ -63,11 +66,21 @@ fn on_the_samples_the_bins_give_ece_em_and_hold_every_item() {
                 .bins_em
                 .iter()
                 .filter(|b| b.count > 0)
-                .map(|b| b.count as f64 / total * (b.accuracy.unwrap() - b.confidence.unwrap()).abs())
+                .map(|b| {
+                    b.count as f64 / total * (b.accuracy.unwrap() - b.confidence.unwrap()).abs()
+                })
                 .sum();
-            assert!((ece - f.ece_em.unwrap()).abs() < 1e-12, "{}: {ece} vs {:?}", path.display(), f.ece_em);
+            assert!(
+                (ece - f.ece_em.unwrap()).abs() < 1e-12,
+                "{}: {ece} vs {:?}",
+                path.display(),
+                f.ece_em
+            );
             checked += 1;
         }
     }
-    assert!(checked >= 8, "only {checked} readings of the samples had probabilities");
+    assert!(
+        checked >= 8,
+        "only {checked} readings of the samples had probabilities"
+    );
 }

@@ -81,12 +81,14 @@ def rating_probs(rng, k, gold, skill):
 
 def jevbench_items(rng, tiers):
     """(tier, type) plan in the v1.2 public proportions, then one synthetic task + result each."""
-    counts = {"easy": 48, "standard": 72, "hard": 111}
+    # (choice, noul, score) per tier: the benchmarks' frozen counts (SPEC §7), Hard 111 = 67 / 38 / 6
+    # and Public 231 = 139 / 74 / 18 over its three tiers, so the samples show a complete scope.
+    plan = {"easy": (29, 14, 5), "standard": (43, 22, 7), "hard": (67, 38, 6)}
     items = []
     for tier in tiers:
-        n = counts[tier]
-        n_choice, n_noul = round(n * 139 / 231), round(n * 74 / 231)
-        kinds = ["choice"] * n_choice + ["noul"] * n_noul + ["score"] * (n - n_choice - n_noul)
+        n_choice, n_noul, n_score = plan[tier]
+        n = n_choice + n_noul + n_score
+        kinds = ["choice"] * n_choice + ["noul"] * n_noul + ["score"] * n_score
         rng.shuffle(kinds)
         gold_probs_left = 10 if tier == "hard" else 0
         for j, kind in enumerate(kinds):
@@ -192,11 +194,15 @@ def decision_bench(rng):
 def cmdb(rng):
     lines = [{"scorelens": 1, "model": MODEL, "benchmark": "cmdb-1500",
               "note": "SYNTHETIC demo data: 1500 items, text and image"}]
-    kinds = ["choice"] * 700 + ["binary"] * 300 + ["rating"] * 200 + ["multi"] * 300
-    rng.shuffle(kinds)
+    # CMDB-1500's frozen counts (SPEC §7): 100 multi; of the rest 1100 text and 300 image; 1234
+    # choice or binary (every image item among them), 166 rating; 67 choice items with gold_probs.
+    plan = ([("choice", "image")] * 200 + [("binary", "image")] * 100 + [("choice", "text")] * 734
+            + [("binary", "text")] * 200 + [("rating", "text")] * 166 + [("multi", "text")] * 100)
+    rng.shuffle(plan)
+    choice_at = [j for j, (kind, _) in enumerate(plan) if kind == "choice"]
+    with_gold_probs = set(rng.sample(choice_at, 67))
     domains = ["charts", "documents", "scenes", "tables", "diagrams"]
-    for j, kind in enumerate(kinds):
-        modality = "image" if j % 3 == 0 else "text"
+    for j, (kind, modality) in enumerate(plan):
         skill = 0.55 if modality == "image" else 0.72
         row = {"id": f"cm-{j + 1:05d}", "type": kind, "modality": modality, "group": rng.choice(domains)}
         if kind == "choice":
@@ -204,6 +210,11 @@ def cmdb(rng):
             gold = rng.randrange(4)
             ps, arg = choice_probs(rng, 4, gold, skill)
             row.update(options=options, gold=options[gold], answer=options[arg], probs=dict(zip(options, ps)))
+            if j in with_gold_probs:
+                # A reference distribution peaked on the gold, as annotators' votes would be.
+                nums = [1, 1, 1, 1]
+                nums[gold] = 17
+                row["gold_probs"] = [n_ / 20 for n_ in nums]
         elif kind == "binary":
             gold_yes = rng.random() < 0.5
             row.update(gold="yes" if gold_yes else "no", p_yes=binary_p_yes(rng, gold_yes, skill))
