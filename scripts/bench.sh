@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The native benchmarks of issue 9, and the table they give in docs/performance.md.
+# The native benchmarks, and the table they give in docs/performance.md.
 #
 #   bash scripts/bench.sh            # everything: criterion benches, Python reference, folder run
 #   bash scripts/bench.sh reference  # only scorelens against the Python reference (1M items)
@@ -34,7 +34,7 @@ log "building the release binary"
 cargo build --release --locked --bin scorelens
 BIN=target/release/scorelens
 
-# The browser benchmark (issue 9, items 4 and 5): the site built by Trunk into its own folder, then
+# The browser benchmark (speed against the CLI, memory and long tasks): the site built by Trunk into its own folder, then
 # scripts/bench_browser.mjs (100 MB and 1 GB files in headless Chromium, the CLI on the same files,
 # the page weight), which writes the browser block of docs/performance.md. Extra arguments for it
 # in BENCH_BROWSER_ARGS, e.g. "--mb 100 --runs 1".

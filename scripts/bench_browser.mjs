@@ -1,4 +1,4 @@
-// The browser benchmark of issue 9: the built site in headless Chromium (playwright-core), a
+// The browser benchmark: the built site in headless Chromium (playwright-core), a
 // generated 100 MB and 1 GB canonical file picked through the file input (Chromium reads them from
 // disk), and the native CLI (release) on the same files in the same run. Records the time to the
 // report, peak memory of the page and of its scoring worker, the longest main-thread task, and the

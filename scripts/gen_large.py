@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a large synthetic canonical JSON Lines file for the benchmarks (issue 9).
+"""Writes a large synthetic canonical JSON Lines file for the benchmarks.
 
 N choice items with 4 options, probabilities, a group and a tier each, after one header line.
 Seeded: the same arguments give the same bytes. A share of the items puts mass outside the options

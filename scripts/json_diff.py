@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares two scorelens binaries' `score F --json` reports value by value (issue 9).
+"""Compares two scorelens binaries' `score F --json` reports value by value.
 
     python3 scripts/json_diff.py BASE_BIN NEW_BIN FILE...
 

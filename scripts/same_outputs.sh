@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that two scorelens binaries give byte-identical outputs (issue 9: every speed-up must
+# Checks that two scorelens binaries give byte-identical outputs (every speed-up must
 # leave every report as it was).
 #
 #   bash scripts/same_outputs.sh BASE_BIN NEW_BIN

@@ -1,6 +1,6 @@
 //! The set of item ids seen in a run, for SPEC §1's "a later item with a seen id is skipped".
 //!
-//! A 1 GB file holds 6.4M ids; the browser must score it in under 300 MB (issue 9), so the set
+//! A 1 GB file holds 6.4M ids; the browser must score it in under 300 MB, so the set
 //! keeps no id text, only 8 bytes a slot at a load of at most 0.8 (10 bytes an id) and never
 //! copies itself to grow. Each id is hashed once with the 128-bit XXH3: one half is the slot's
 //! fingerprint (0 means empty; a fingerprint of 0 is stored as 1), the other half picks the home
@@ -48,7 +48,7 @@ impl Table {
         // Natively the zeros are pages the kernel maps on first use, and `touch` reads a slot
         // before the insert writes it: each page took a fault to map the shared zero page, then
         // another to copy it on the write, with a TLB flush on every core (a few percent of the
-        // CLI's time on 1M items, its parsers interrupted too; issue 9). Written now, a page a
+        // CLI's time on 1M items, its parsers interrupted too). Written now, a page a
         // slot apart, each page is mapped writable at once. (In wasm memory is plain memory.)
         if cfg!(not(target_arch = "wasm32")) {
             // Opaque, so that the zeros written are not taken for zeros already there.

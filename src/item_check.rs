@@ -1,6 +1,6 @@
 //! The invariants every metric relies on, checked once per item before it is scored, so that a
 //! reader's slip becomes a skipped item with a warning instead of a panic (an index out of range)
-//! or a wrong figure. Readers guarantee these already; this is the net under them (issue 10).
+//! or a wrong figure. Readers guarantee these already; this is the net under them.
 
 use crate::items::{Body, Item};
 

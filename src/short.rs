@@ -1,13 +1,13 @@
 //! A short string and a short list of numbers kept inside the value, not on the heap: an item's
 //! id and its probabilities, allocated once per item otherwise (a third of the CLI's malloc and
-//! free on a million items; issue 9). Longer ones go to the heap as before.
+//! free on a million items). Longer ones go to the heap as before.
 
 /// An immutable string; up to 24 bytes inline (as large as a `String`), longer on the heap.
 pub type ShortStr = compact_str::CompactString;
 
 /// Numbers a `ShortVec` holds inline: four options (most multiple-choice benchmarks) or fewer.
 /// Every item carries the room, so more costs memory traffic: 8 made the items 32 bytes longer
-/// and the CLI's 1M-item run 1.5-4% more CPU time (issue 9); more options take a heap
+/// and the CLI's 1M-item run 1.5-4% more CPU time; more options take a heap
 /// allocation, as every list did before.
 pub const INLINE_VEC: usize = 4;
 

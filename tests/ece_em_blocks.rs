@@ -1,4 +1,4 @@
-//! Equal-mass ECE over lists long enough to be kept in blocks (issue 9): the same bins and ECE
+//! Equal-mass ECE over lists long enough to be kept in blocks: the same bins and ECE
 //! whatever the order the values come in or how runs are merged, and the weighted form's ECE.
 
 use scorelens::metrics::ece_em::{ece_weighted, EqualMass};

@@ -1,5 +1,5 @@
 //! `Session::keep_sample_up_to`: a run past the cap frees its bootstrap sample and says so, with
-//! the same report; a run within it keeps the same sample as `keep_sample` (issue 9, the browser).
+//! the same report; a run within it keeps the same sample as `keep_sample` (the browser keeps its memory bounded so).
 
 use scorelens::session::Finished;
 use scorelens::{Options, Session};

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times scorelens against the Python reference on one file, in one run (issue 9).
+"""Times scorelens against the Python reference on one file, in one run.
 
 Runs `scorelens score FILE --json` and `score_reference.py FILE` alternately, RUNS times each
 (whole processes, wall clock: reading, parsing, scoring and printing), checks that every figure

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the synthetic I/C demo files in www/samples/ (issue 3).
+"""Writes the synthetic I/C demo files in www/samples/.
 
 Every file is SYNTHETIC: a made-up model answering made-up items, labelled so in its header and
 model name. The item counts follow the real benchmarks (JevBench Public 231 = 48 easy / 72 standard

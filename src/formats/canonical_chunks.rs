@@ -129,13 +129,13 @@ pub fn read_block(file: &str, block: &[u8]) -> Block {
 
 /// `read_block` into `out`, whose lists are emptied first and keep their memory: the CLI hands
 /// the blocks it has replayed back to the workers, so that each block's lists are not allocated
-/// (and their pages faulted in) afresh (issue 9).
+/// (and their pages faulted in) afresh.
 pub fn read_block_into(file: &str, block: &[u8], out: &mut Block) {
     read_block_with(file, block, out, &mut Labels::default());
 }
 
 /// `read_block_into` with the option lists and group names of earlier blocks, so that a group's
-/// items share one name across blocks too (`Groups` then knows it by its address; issue 9).
+/// items share one name across blocks too (`Groups` then knows it by its address).
 pub fn read_block_with(file: &str, block: &[u8], out: &mut Block, labels: &mut Labels) {
     // Room for the block's items at about 100 bytes a line, so that the events (some 200 bytes
     // each) are not copied as the list grows.

@@ -2,7 +2,7 @@
 //! strings, a flat list of options and a flat object of numbers, read straight from the bytes.
 //!
 //! Nearly every line of a large file has this shape, and building the general path's `Val` tree
-//! for it was most of the parse time (issue 9). The fast path accepts a line only when it can
+//! for it was most of the parse time. The fast path accepts a line only when it can
 //! give exactly the item the general path gives with no warning at all; on anything else (an
 //! escape, a nested value, a null, an integer label, a duplicate key, any problem to report) it
 //! declines before touching the sink, and the line is read again by the general path.
@@ -176,7 +176,7 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
 }
 
 /// Whether two strings are equal; a short one compared in registers, not by a call to `bcmp`
-/// (labels are mostly a letter or two, compared several times a line: issue 9).
+/// (labels are mostly a letter or two, compared several times a line).
 #[inline]
 pub(crate) fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -196,7 +196,7 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
 
 /// Where `label` is first among `options`. Up to 64 options every one is compared and the first
 /// match taken from a mask: where the gold label is, is the item's data, so a search's exit was
-/// mispredicted about once an item (issue 9).
+/// mispredicted about once an item.
 fn position(options: &[String], label: &str) -> Option<usize> {
     if options.len() > 64 {
         return options.iter().position(|o| same(o, label));
@@ -302,7 +302,7 @@ impl<'a> Key<'a> {
     /// The key whose text starts at `at` (just after its opening quote) when it is one the fast
     /// path reads, and the bytes it takes with its closing quote. Its bytes are compared with
     /// each candidate's whole, so that the position after it is known without scanning for the
-    /// quote (the keys were a fifth of the parse; issue 9). `None` for any other key, and near
+    /// quote (the keys were a fifth of the parse). `None` for any other key, and near
     /// the line's end where no whole word is left; `Cur::key` then reads it as a string.
     #[inline(always)]
     fn at(bytes: &[u8], at: usize) -> Option<(Self, usize)> {

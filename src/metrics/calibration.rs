@@ -10,7 +10,7 @@ pub const NLL_FLOOR: f64 = 1e-15;
 
 /// The last natural logarithm taken, kept by the bits of its argument: an item's two modes give
 /// q[gold] the same bits whenever its probabilities sum to 1 (nearly half the items of the
-/// benchmark file), and the logarithm was a twentieth of the CLI's scoring thread (issue 9).
+/// benchmark file), and the logarithm was a twentieth of the CLI's scoring thread.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LnMemo {
     last: Option<(u64, f64)>,

@@ -3,8 +3,8 @@
 //! Equal-mass bins need every confidence. To keep that compact the state holds two plain `f64`
 //! lists, the confidences of right and of wrong answers, 8 bytes an item with no flag. A list past
 //! `CHUNK` values grows in blocks of exactly that many, never by doubling: a run of millions of
-//! items keeps 8 bytes an item, not up to 16, and never copies the whole list to grow it (issue 9,
-//! the browser's memory). Nothing is sorted: the bin boundaries are the values at a few ranks
+//! items keeps 8 bytes an item, not up to 16, and never copies the whole list to grow it (the
+//! browser's memory). Nothing is sorted: the bin boundaries are the values at a few ranks
 //! (`ranks::at_ranks`, radix selection), and each bin's confidences are summed exactly, rounded
 //! once (`exact_sum`), so the figures do not depend on the order the items came in, bit for bit.
 
@@ -277,7 +277,7 @@ fn edges_between(pairs: Vec<(f64, f64)>) -> Vec<f64> {
     edges
 }
 
-/// Runs `a` and `b`, on two cores natively (issue 9), one after the other in wasm (no threads):
+/// Runs `a` and `b`, on two cores natively, one after the other in wasm (no threads):
 /// for work whose result does not depend on where it runs, like binning each reading's lists.
 pub(crate) fn both(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
     #[cfg(not(target_arch = "wasm32"))]

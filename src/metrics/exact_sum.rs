@@ -1,5 +1,5 @@
 //! Sums of `f64` computed exactly and rounded once, so that they do not depend on the order of
-//! the terms (the equal-mass bins' confidences, `ece_em`; issue 9).
+//! the terms (the equal-mass bins' confidences, `ece_em`).
 //!
 //! Each term's 53-bit significand is added, as an integer, to an accumulator kept for its
 //! exponent (a superaccumulator, as in Neal's "Fast exact summation using small and large

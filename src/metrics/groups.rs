@@ -42,7 +42,7 @@ impl Groups {
 
     /// `add` for an item's shared group name (`Item.group`): a name seen before is found by the
     /// address of its text, without comparing names (a `memcmp` per level of the map on every
-    /// item was 4% of the CLI's time on a million items; issue 9).
+    /// item was 4% of the CLI's time on a million items).
     pub fn add_shared(&mut self, group: Option<&Arc<str>>, o: &Outcome) {
         let at = match group {
             None => match self.none {

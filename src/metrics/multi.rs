@@ -1,5 +1,5 @@
 //! Multi-select items (`multi`): exact-set accuracy, per-item precision, recall and F1, and the
-//! probability the model's step distributions give the gold set (issue 3, SPEC §1, §7 `cmdb-1500`).
+//! probability the model's step distributions give the gold set (SPEC §1, §7 `cmdb-1500`).
 //!
 //! Precision, recall and F1 are computed per item and averaged over items (scikit-learn's
 //! `average="samples"`). An invalid answer (absent, or naming a label outside the options) is wrong

@@ -1,6 +1,6 @@
 //! The values at given ranks of a multiset of `f64` in `total_cmp` order, found by radix selection:
 //! a few counting passes over the values where they lie, with no sort and no copy of them (the
-//! equal-mass ECE's bin boundaries, issue 9).
+//! equal-mass ECE's bin boundaries).
 //!
 //! Each pass counts the values of every range still holding a wanted rank into buckets of the
 //! high bits of their order key (`order_key`) and narrows the range to the bucket holding the

@@ -1,6 +1,6 @@
 //! A dropped file read through its byte stream into one buffer that goes back and forth between
 //! the browser and the worker (a BYOB reader), so reading a gigabyte leaves no slice per read for
-//! the garbage collector to find (issue 9: 1 GB in the page under 300 MB).
+//! the garbage collector to find (a 1 GB file must score in the page in under 300 MB).
 //!
 //! Reading slices with `Blob.arrayBuffer()` left each 8 MiB slice to the collector: the worker's
 //! JS heap stood at 70–110 MB on a 1 GB file. Here the browser writes into the same 1 MiB

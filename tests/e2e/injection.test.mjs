@@ -1,4 +1,4 @@
-// Script injection (issue 10 §5): item text carrying `<script>`, `javascript:` URLs, `<img onerror>`,
+// Script injection: item text carrying `<script>`, `javascript:` URLs, `<img onerror>`,
 // SVG payloads (`<svg onload>`, `<svg><script>`), attribute and CDATA break-outs and entities, in
 // ids, groups, option labels, prompts, the model name, the benchmark, warnings and the file name,
 // is shown as text everywhere: the explorer and its tooltips, the tables, the tabs, the

@@ -1,4 +1,4 @@
-// The worker's guess that a run is too large to resample (issue 9): a JSON Lines file whose first
+// The worker's guess that a run is too large to resample: a JSON Lines file whose first
 // lines promise more than twice the 200,000 items the browser resamples keeps no bootstrap sample
 // while it is read. When the guess is wrong (here: a head of blank lines, then few items), the
 // worker reads the file a second time for the sample, and the intervals are still the CLI's

@@ -1,4 +1,4 @@
-// A run of more items than the browser resamples keeps no per-item sample in the worker (issue 9):
+// A run of more items than the browser resamples keeps no per-item sample in the worker:
 // the comparison view says why it cannot compare it instead of failing or resampling it.
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
