@@ -234,7 +234,7 @@ pub struct Item {
     pub id: ShortStr,
     /// 1-based line (or array element) the item came from, for warnings and the explorer.
     pub line: Option<u64>,
-    /// Shared: a reader gives the items of one group one copy of its name (`canonical_item::Labels`),
+    /// Shared: a reader gives the items of one group one copy of its name (`canonical::item::Labels`),
     /// and `Groups` knows a name it has seen by its address (issue 9).
     pub group: Option<Arc<str>>,
     pub tier: Option<Tier>,

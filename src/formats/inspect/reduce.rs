@@ -6,10 +6,10 @@
 //! multi-select) item with its probabilities; anything else (partial credit, a mean over epochs,
 //! a free-form answer, a verdict that disagrees with the letters) is graded with the scorer's credit.
 
-use super::inspect_json::Sample;
-use super::inspect_sample::{self, letter, letters, Epoch, Question};
-use super::json::Val;
-use super::{Meta, Sink};
+use crate::formats::inspect::json::Sample;
+use crate::formats::inspect::sample::{self, letter, letters, Epoch, Question};
+use crate::formats::json::Val;
+use crate::formats::{Meta, Sink};
 use crate::items::{Body, Item, MultiItem, OptionItem, OptionKind};
 use crate::probs::{self, Source};
 use crate::warning::Warning;
@@ -49,7 +49,7 @@ impl Collector {
         let epoch = sample.epoch.unwrap_or(1);
         let place = format!("{place} (sample {id}, epoch {epoch})");
         let mut notes = Vec::new();
-        let read = inspect_sample::read(sample, scorer, &mut notes);
+        let read = sample::read(sample, scorer, &mut notes);
         for n in notes {
             sink.warn(Warning::new(file, None, format!("{place}: {n}")));
         }

@@ -2,8 +2,8 @@
 //! string leaves (`"-1.25"`, `"False"`), one leading delimiter on each continuation, the target as
 //! a position or a choice's text, and the 2k requests of `acc_mutual_info` (FORMATS.md §3).
 
-use super::json::Val;
-use super::lm_eval::{group_name, FileState};
+use crate::formats::json::Val;
+use crate::formats::lm_eval::{group_name, FileState};
 use crate::items::{argmax, Body, Item, OptionItem, OptionKind};
 use crate::probs::{self, Source};
 

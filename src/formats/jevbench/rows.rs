@@ -1,7 +1,7 @@
 //! One JevBench row at a time: a task row into a `Task`, a harness results row into a `Row`
-//! (FORMATS §8.2, §8.3). Nothing here joins; `jevbench_join` does.
+//! (FORMATS §8.2, §8.3). Nothing here joins; `join` does.
 
-use super::json::Val;
+use crate::formats::json::Val;
 use crate::items::{Modality, OptionKind, Split, Tier};
 use std::borrow::Cow;
 

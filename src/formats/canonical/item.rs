@@ -4,7 +4,7 @@
 //! model's output is malformed: the item is still built, with its probabilities or answer marked
 //! invalid, and the reason is pushed onto `notes` for the reader to report.
 
-use super::json::Val;
+use crate::formats::json::Val;
 use crate::items::{Body, ConsistencyItem, Item, Modality, MultiItem, OptionItem, OptionKind};
 use crate::items::{Split, Tier};
 use crate::probs::{self, Source};
@@ -111,7 +111,9 @@ impl GroupNames {
         // At most half the slots are taken, so the probe ends at an empty one.
         loop {
             match &mut self.slots[at] {
-                Some(known) if super::canonical_fast::same(known, name) => return known.clone(),
+                Some(known) if crate::formats::canonical::fast::same(known, name) => {
+                    return known.clone()
+                }
                 Some(_) => at = (at + 1) % GROUP_SLOTS,
                 empty => {
                     let shared: Arc<str> = name.into();
@@ -145,7 +147,7 @@ impl Labels {
             && xs
                 .iter()
                 .zip(last.iter())
-                .all(|(x, l)| super::canonical_fast::same(x, l));
+                .all(|(x, l)| crate::formats::canonical::fast::same(x, l));
         same.then(|| last.clone())
     }
 

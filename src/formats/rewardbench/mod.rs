@@ -1,25 +1,31 @@
-//! What RewardBench's three file layouts share (FORMATS.md §6, §7): recognising them by content,
-//! reading Python's `NaN`/`Infinity` literals, and turning one row into an item.
+//! What RewardBench's three file layouts share (FORMATS.md §6, §7): recognising them by content
+//! and turning one row into an item.
 //!
-//! The layouts themselves live beside this file: `rewardbench_arrays` (the `eval-set-scores`
-//! object of parallel arrays), `rewardbench_jsonl` (the `rewardbench` CLI's `_outputs.jsonl`) and
-//! `rewardbench_aggregate` (`eval-set/<model>.json` and the CLI's summary).
+//! The layouts themselves live beside this file: `arrays` (the `eval-set-scores` object of
+//! parallel arrays), `jsonl` (the `rewardbench` CLI's `_outputs.jsonl`) and `aggregate`
+//! (`eval-set/<model>.json` and the CLI's summary).
 
-use super::json::Val;
-use super::{Reported, Sink};
+pub mod aggregate;
+pub mod arrays;
+pub mod jsonl;
+
+use crate::formats::json::Val;
+use crate::formats::non_finite::string_end;
+use crate::formats::{Reported, Sink};
 use crate::items::{Body, Item};
 use crate::metrics::outcome::best_of_n_credit;
 use crate::metrics::pairwise::{longer_wins, longest_wins};
 use crate::report::rewardbench::LENGTH_SOURCE;
 use crate::warning::Warning;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// The keys at the top level of the first JSON object in `head`, each with the first byte of its
 /// value (`b'['`, `b'"'`, a digit, ...; 0 when the head ends first). Tolerates a head cut short and
 /// bare `NaN` literals, which a JSON parser would stop at.
 pub fn top_keys(head: &[u8]) -> Vec<(String, u8)> {
-    let body = head.strip_prefix(super::lines::BOM).unwrap_or(head);
+    let body = head
+        .strip_prefix(crate::formats::lines::BOM)
+        .unwrap_or(head);
     let mut keys = Vec::new();
     let mut i = match body.iter().position(|b| !b.is_ascii_whitespace()) {
         Some(p) if body[p] == b'{' => p + 1,
@@ -57,57 +63,10 @@ pub fn top_keys(head: &[u8]) -> Vec<(String, u8)> {
     keys
 }
 
-/// Index of the quote that closes the string starting at `from` (or the length when cut short).
-fn string_end(bytes: &[u8], from: usize) -> usize {
-    let mut j = from;
-    while j < bytes.len() {
-        match bytes[j] {
-            b'\\' => j += 2,
-            b'"' => return j,
-            _ => j += 1,
-        }
-    }
-    bytes.len()
-}
-
 /// Whether `keys` has `name` with a value starting with `first` (any value when `first` is None).
 pub fn has(keys: &[(String, u8)], name: &str, first: Option<u8>) -> bool {
     keys.iter()
         .any(|(k, b)| k == name && first.is_none_or(|f| *b == f))
-}
-
-/// Python's `json` writes non-finite floats as bare `NaN`, `Infinity` and `-Infinity`, which are
-/// not JSON. Outside strings they become the strings "NaN", "Infinity", "-Infinity", which
-/// `score` reads as non-finite; the bytes are copied only when there is such a literal.
-pub fn quote_non_finite(bytes: &[u8]) -> Cow<'_, [u8]> {
-    const LITERALS: [&[u8]; 3] = [b"-Infinity", b"Infinity", b"NaN"];
-    let mut out: Option<Vec<u8>> = None;
-    let (mut i, mut copied) = (0, 0);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => i = string_end(bytes, i + 1) + 1,
-            b'N' | b'I' | b'-' => match LITERALS.iter().find(|l| bytes[i..].starts_with(l)) {
-                Some(lit) => {
-                    let o = out.get_or_insert_with(|| Vec::with_capacity(bytes.len() + 64));
-                    o.extend_from_slice(&bytes[copied..i]);
-                    o.push(b'"');
-                    o.extend_from_slice(lit);
-                    o.push(b'"');
-                    i += lit.len();
-                    copied = i;
-                }
-                None => i += 1,
-            },
-            _ => i += 1,
-        }
-    }
-    match out {
-        None => Cow::Borrowed(bytes),
-        Some(mut o) => {
-            o.extend_from_slice(&bytes[copied.min(bytes.len())..]);
-            Cow::Owned(o)
-        }
-    }
 }
 
 /// A reward score: a number, a one-element list `[x]` (RewardBench's pipelines return shape
@@ -367,7 +326,7 @@ impl FileTally {
         }
         if self.judged > 0 {
             sink.meta(
-                super::Meta::Mapping,
+                crate::formats::Meta::Mapping,
                 "no scores (a generative judge): each row's `results` (1 chosen, 0 rejected, 0.5 tie or error) is its credit",
             );
         }
@@ -375,5 +334,4 @@ impl FileTally {
 }
 
 #[cfg(test)]
-#[path = "rewardbench_tests.rs"]
 mod tests;

@@ -2,7 +2,7 @@
 //! model's own label is the answer (the benchmark's protocol), and the probabilities are read as
 //! SPEC §2 reads any `probs`, with a notice where the protocol would have rejected them.
 
-use super::decision_bench_rows::{Case, Row};
+use crate::formats::decision_bench::rows::{Case, Row};
 use crate::items::{Body, Item, OptionItem, OptionKind};
 use crate::probs::{self, Source};
 

@@ -2,11 +2,14 @@
 //! through the shelf (whichever arrives second completes the pair), and `stats.json`, whose
 //! run-level figures (`ece_10_bin`, `exact_match`, …) are shown beside ours as HELM reported them.
 
-use super::helm_files::{is_null, InstanceStats, ScenarioState, Stat};
-use super::helm_items::{cross_check, emit, Facts};
-use super::lines::BOM;
-use super::{first_keys, Format, Meta, Reader, Reported, Sink};
+pub mod files;
+pub mod items;
+
+use crate::formats::lines::BOM;
+use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
 use crate::warning::Warning;
+use files::{is_null, InstanceStats, ScenarioState, Stat};
+use items::{cross_check, emit, Facts};
 use serde::de::DeserializeOwned;
 
 /// One half of a run waiting on the shelf for the other: the items' facts (the items themselves
@@ -108,7 +111,7 @@ struct HelmReader {
 fn parse<T: DeserializeOwned>(file: &str, bytes: &[u8], sink: &mut dyn Sink) -> Option<T> {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     // Python's json writes a NaN statistic as a bare `NaN`: read as null (the value is absent).
-    let clean = super::inspect_json::sanitize(bytes);
+    let clean = crate::formats::non_finite::sanitize(bytes);
     if clean.len() != bytes.len() {
         let why = "the file holds Python's bare NaN/Infinity literals, which are not JSON; read as absent values";
         sink.warn(Warning::new(file, None, why));

@@ -6,9 +6,9 @@
 //! An event whose `options` menu holds its expected answer is a choice item (chance 1/k); any
 //! other match is graded by the log's own `correct`.
 
-use super::json::{pick, PickError, Val};
-use super::lines::{is_blank, Lines};
-use super::{first_keys, Format, Meta, Reader, Reported, Sink};
+use crate::formats::json::{pick, PickError, Val};
+use crate::formats::lines::{is_blank, Lines};
+use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
 use crate::items::{Body, Item, OptionItem, OptionKind};
 use crate::warning::Warning;
 use std::collections::HashSet;

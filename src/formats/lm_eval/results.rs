@@ -4,8 +4,8 @@
 //! Each `"<metric>,<filter>"` value of `results[<task>]` becomes one reported figure, scoped like
 //! the samples reader's groups (`task`, or `task · filter`), so the two line up in the report.
 
-use super::lm_eval::group_name;
-use super::{first_keys, Format, Meta, Reader, Reported, Sink};
+use crate::formats::lm_eval::group_name;
+use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
 use crate::warning::Warning;
 use serde_json::Value;
 
@@ -58,11 +58,11 @@ impl Reader for ResultsReader {
     fn finish(&mut self, sink: &mut dyn Sink) {
         let bytes = self
             .buffer
-            .strip_prefix(super::lines::BOM)
+            .strip_prefix(crate::formats::lines::BOM)
             .unwrap_or(&self.buffer);
         // Python's json writes a NaN figure (an undefined stderr, say) as a bare `NaN`: read as
         // null, so that the file's other figures are still shown.
-        let clean = super::inspect_json::sanitize(bytes);
+        let clean = crate::formats::non_finite::sanitize(bytes);
         if clean.len() != bytes.len() {
             let why = "the file holds Python's bare NaN/Infinity literals, which are not JSON; those figures are left out";
             sink.warn(Warning::new(&self.file, None, why));

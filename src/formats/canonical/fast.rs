@@ -7,8 +7,8 @@
 //! escape, a nested value, a null, an integer label, a duplicate key, any problem to report) it
 //! declines before touching the sink, and the line is read again by the general path.
 
-use super::canonical_item::Labels;
-use super::{Meta, Sink};
+use crate::formats::canonical::item::Labels;
+use crate::formats::{Meta, Sink};
 use crate::items::{Body, Item, Modality, OptionItem, OptionKind, Split, Tier};
 use crate::probs::{self, Source};
 
@@ -557,7 +557,7 @@ fn parse<'a>(text: &'a str, l: &mut Line<'a>) -> Option<()> {
                 c.numbers(&mut l.numbers, &mut l.used),
             )?,
             // The other keys the general path reads change what it does with the line.
-            Key::Other(k) if super::canonical_item::FIELDS.contains(&k) => return None,
+            Key::Other(k) if crate::formats::canonical::item::FIELDS.contains(&k) => return None,
             Key::Other(_) => c.skip_scalar()?,
         }
         c.ws();

@@ -4,12 +4,15 @@
 //! JSON array and is buffered whole, then read element by element so that one bad element does not
 //! lose the rest; each element is located by the line it starts on.
 
-use super::canonical_fast;
-use super::canonical_item::{self, f, Fields, Labels, FIELDS};
-use super::json::{each_element, pick_into, short_error, ArrayEnd, PickError};
-use super::lines::{is_blank, Lines, BOM};
-use super::{first_keys, Format, Meta, Reader, Sink};
+pub mod chunks;
+mod fast;
+pub mod item;
+
+use crate::formats::json::{each_element, pick_into, short_error, ArrayEnd, PickError};
+use crate::formats::lines::{is_blank, Lines, BOM};
+use crate::formats::{first_keys, Format, Meta, Reader, Sink};
 use crate::warning::Warning;
+use item::{f, Fields, Labels, FIELDS};
 
 /// Which of the two layouts the file has; decided by its first non-blank byte.
 enum Layout {
@@ -69,7 +72,7 @@ pub(crate) fn read_line(
     bytes: &[u8],
     sink: &mut dyn Sink,
 ) {
-    if !is_blank(bytes) && !canonical_fast::try_read(labels, line, bytes, sink) {
+    if !is_blank(bytes) && !fast::try_read(labels, line, bytes, sink) {
         read_object(file, labels, line, bytes, "", sink);
     }
 }
@@ -161,7 +164,7 @@ fn read_object(
         return sink.skip(Warning::new(file, Some(line), why));
     }
     for (i, key) in [(f::MODEL, Meta::Model), (f::BENCHMARK, Meta::Benchmark)] {
-        if let Some(v) = canonical_item::meta(&fields, i) {
+        if let Some(v) = item::meta(&fields, i) {
             sink.meta(key, v);
         }
     }
@@ -169,7 +172,7 @@ fn read_object(
         return;
     }
     let mut notes = Vec::new();
-    match canonical_item::build_with(&fields, line, &mut notes, labels) {
+    match item::build_with(&fields, line, &mut notes, labels) {
         Ok(item) => {
             for n in notes {
                 sink.warn(Warning::new(file, Some(line), format!("{place}{n}")));

@@ -5,10 +5,11 @@
 //! into borrowed raw elements without copying the texts, and rows are built one at a time, so a
 //! bad row costs only itself. Python's bare `NaN`/`Infinity` literals are accepted and reported.
 
-use super::json::Val;
-use super::lines::BOM;
-use super::rewardbench::{has, quote_non_finite, row_item, top_keys, FileTally, Row};
-use super::{Format, Meta, Reader, Sink};
+use crate::formats::json::Val;
+use crate::formats::lines::BOM;
+use crate::formats::non_finite::quote_non_finite;
+use crate::formats::rewardbench::{has, row_item, top_keys, FileTally, Row};
+use crate::formats::{Format, Meta, Reader, Sink};
 use crate::warning::Warning;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -274,7 +275,7 @@ impl<'de> Visitor<'de> for TopVisitor {
             columns: Vec::new(),
             scalars: Vec::new(),
         };
-        while let Some(key) = map.next_key::<super::json::Key<'de>>()? {
+        while let Some(key) = map.next_key::<crate::formats::json::Key<'de>>()? {
             match COLUMNS.iter().find(|c| **c == key.0) {
                 Some(c) if top.columns.iter().any(|(n, _)| n == c) => {
                     return Err(serde::de::Error::custom(format!("`{c}` appears twice")));

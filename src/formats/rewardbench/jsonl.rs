@@ -4,10 +4,11 @@
 //! Lines stream through as chunks arrive; Python's bare `NaN`/`Infinity` literals are accepted and
 //! reported as non-finite scores.
 
-use super::json::{pick, PickError};
-use super::lines::{is_blank, Lines};
-use super::rewardbench::{has, quote_non_finite, row_item, top_keys, FileTally, Row};
-use super::{Format, Meta, Reader, Sink};
+use crate::formats::json::{pick, PickError};
+use crate::formats::lines::{is_blank, Lines};
+use crate::formats::non_finite::quote_non_finite;
+use crate::formats::rewardbench::{has, row_item, top_keys, FileTally, Row};
+use crate::formats::{Format, Meta, Reader, Sink};
 use crate::warning::Warning;
 
 /// The CLI's per-row outputs.

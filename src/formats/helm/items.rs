@@ -8,8 +8,8 @@
 //!   token, or original minus calibration), a softmax over them: conditioning is HELM's own
 //!   `max_prob`, so `ece_em` equals HELM's `ece_10_bin`.
 
-use super::helm_files::{is_null, key, InstanceStats, RequestState, ScenarioState};
-use super::{Meta, Sink};
+use crate::formats::helm::files::{is_null, key, InstanceStats, RequestState, ScenarioState};
+use crate::formats::{Meta, Sink};
 use crate::items::{argmax, Body, Item, OptionItem, OptionKind};
 use crate::probs::{self, Source};
 use crate::warning::Warning;

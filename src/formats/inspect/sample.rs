@@ -5,8 +5,8 @@
 //! booleans as themselves, yes/true 1 and no/false 0; NaN means unscored (left out of metrics and
 //! reducers). The `choice` scorer answers with letters A, B, ... in the order of `choices`.
 
-use super::inspect_json::{Output, Sample};
-use super::json::Val;
+use crate::formats::inspect::json::{Output, Sample};
+use crate::formats::json::Val;
 use std::borrow::Cow;
 
 /// What a sample asks; the same in every epoch.

@@ -2,10 +2,10 @@
 //!
 //! Everything else (events, messages, usage) is skipped unparsed. Inspect writes non-finite floats
 //! as the bare literals `NaN`, `Infinity` and `-Infinity` (pydantic's `ser_json_inf_nan =
-//! "constants"`; a NaN score value marks an unscored sample), which is not JSON: `sanitize` turns
-//! them into `null` first, outside strings only.
+//! "constants"`; a NaN score value marks an unscored sample), which is not JSON:
+//! `non_finite::sanitize` turns them into `null` first, outside strings only.
 
-use super::json::Val;
+use crate::formats::json::Val;
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -153,69 +153,4 @@ pub fn parse<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, String> {
             format!("not a valid Inspect log: {e}")
         }
     })
-}
-
-/// The bytes with every bare `NaN`, `Infinity` and `-Infinity` outside strings replaced by `null`;
-/// borrowed unchanged when there is none.
-pub fn sanitize(bytes: &[u8]) -> Cow<'_, [u8]> {
-    let mut out: Option<Vec<u8>> = None;
-    let (mut in_string, mut escaped, mut copied) = (false, false, 0);
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        let literal = match b {
-            b'"' => {
-                in_string = true;
-                None
-            }
-            b'N' => Some(&b"NaN"[..]),
-            b'I' => Some(&b"Infinity"[..]),
-            b'-' => Some(&b"-Infinity"[..]),
-            _ => None,
-        };
-        match literal.filter(|lit| bytes[i..].starts_with(lit)) {
-            Some(lit) => {
-                let buf = out.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
-                buf.extend_from_slice(&bytes[copied..i]);
-                buf.extend_from_slice(b"null");
-                i += lit.len();
-                copied = i;
-            }
-            None => i += 1,
-        }
-    }
-    match out {
-        None => Cow::Borrowed(bytes),
-        Some(mut buf) => {
-            buf.extend_from_slice(&bytes[copied..]);
-            Cow::Owned(buf)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn non_finite_literals_become_null_outside_strings_only() {
-        let text =
-            br#"{"a": NaN, "b": [Infinity, -Infinity, -1.5], "c": "NaN and -Infinity \" NaN"}"#;
-        let clean = sanitize(text);
-        let v: serde_json::Value = serde_json::from_slice(&clean).unwrap();
-        assert!(v["a"].is_null());
-        assert_eq!(v["b"], serde_json::json!([null, null, -1.5]));
-        assert_eq!(v["c"], "NaN and -Infinity \" NaN");
-        assert!(matches!(sanitize(br#"{"a": 1}"#), Cow::Borrowed(_)));
-    }
 }

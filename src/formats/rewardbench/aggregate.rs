@@ -4,10 +4,11 @@
 //! They hold no items, only the tool's own figures; the RewardBench profiles compute the sections
 //! from them when no per-item file of the same run covers a subset.
 
-use super::json::Val;
-use super::lines::BOM;
-use super::rewardbench::{has, quote_non_finite, top_keys};
-use super::{Format, Meta, Reader, Reported, Sink};
+use crate::formats::json::Val;
+use crate::formats::lines::BOM;
+use crate::formats::non_finite::quote_non_finite;
+use crate::formats::rewardbench::{has, top_keys};
+use crate::formats::{Format, Meta, Reader, Reported, Sink};
 use crate::report::rewardbench::TOOL_SOURCE;
 use crate::warning::Warning;
 

@@ -6,10 +6,10 @@
 //! list. An empty cell is an absent field. The table is read at the end (the `csv` crate reads
 //! from a buffer), which is fine for files a spreadsheet can hold.
 
-use super::canonical_item::{self, f, Fields, FIELDS};
-use super::json::Val;
-use super::lines::BOM;
-use super::{Format, Meta, Reader, Sink};
+use crate::formats::canonical::item::{self as canonical_item, f, Fields, FIELDS};
+use crate::formats::json::Val;
+use crate::formats::lines::BOM;
+use crate::formats::{Format, Meta, Reader, Sink};
 use crate::warning::Warning;
 use std::borrow::Cow;
 

@@ -1,16 +1,19 @@
 //! lm-evaluation-harness `--log_samples` files: the v0.4.3+ JSON Lines and the v0.4.0–0.4.2
 //! indented JSON array, one sample per (doc, filter), read into items per filter (FORMATS.md §3).
 //!
-//! The reader drives the per-sample mapping in `lm_eval_sample` and keeps what spans the file:
+//! The reader drives the per-sample mapping in `sample` and keeps what spans the file:
 //! the filters seen (each becomes its own group), lm-eval's `acc_norm` recomputed per group and
 //! shown beside the headline `acc`, and the self-check of the recomputed answers against the
 //! logged per-sample `acc`.
 
-use super::json::{each_element, pick, short_error, ArrayEnd, PickError};
-use super::lines::{is_blank, Lines, BOM};
-use super::lm_eval_sample::{self, Built, Sample, FIELDS};
-use super::{first_keys, Format, Meta, Reader, Reported, Sink};
+pub mod results;
+pub mod sample;
+
+use crate::formats::json::{each_element, pick, short_error, ArrayEnd, PickError};
+use crate::formats::lines::{is_blank, Lines, BOM};
+use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
 use crate::warning::Warning;
+use sample::{Built, Sample, FIELDS};
 use std::collections::HashMap;
 
 /// The samples format.
@@ -204,7 +207,7 @@ fn read_object(
         line,
     };
     let mut notes = Vec::new();
-    match lm_eval_sample::build(&sample, state, &mut notes) {
+    match sample::build(&sample, state, &mut notes) {
         Ok(Built::Item(item)) => {
             for n in notes {
                 sink.warn(Warning::new(file, Some(line), format!("{place}{n}")));

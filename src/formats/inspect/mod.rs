@@ -6,12 +6,18 @@
 //! numbers), epochs are reduced by the mean, and the per-option probabilities are read at the
 //! answer-letter token's `top_logprobs`. Inspect's own metrics are shown beside ours.
 
-use super::inspect_eval::{Archive, LIMITS, MAGIC};
-use super::inspect_json::{parse, sanitize, Log, Sample};
-use super::inspect_reduce::Collector;
-use super::json::Val;
-use super::{first_keys, Format, Meta, Reader, Reported, Sink};
+pub mod eval;
+pub mod json;
+pub mod reduce;
+pub mod sample;
+
+use crate::formats::json::Val;
+use crate::formats::non_finite::sanitize;
+use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
 use crate::warning::Warning;
+use eval::{Archive, LIMITS, MAGIC};
+use json::{parse, Log, Sample};
+use reduce::Collector;
 
 /// The Inspect log format.
 pub struct Inspect;

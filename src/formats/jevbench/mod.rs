@@ -5,12 +5,15 @@
 //! the run's `Shelf`; after the last file `end_run` joins them (so the order of the files does not
 //! matter), names the benchmark from the tiers present, and emits the items.
 
-use super::jevbench_rows::{self, Row, Task, FIELDS};
-use super::json::{pick, PickError};
-use super::lines::{is_blank, Lines};
-use super::{first_keys, Format, Meta, Reader, Sink};
+pub mod join;
+pub mod rows;
+
+use crate::formats::json::{pick, PickError};
+use crate::formats::lines::{is_blank, Lines};
+use crate::formats::{first_keys, Format, Meta, Reader, Sink};
 use crate::items::Tier;
 use crate::warning::Warning;
+use rows::{Row, Task, FIELDS};
 use std::collections::{HashMap, HashSet};
 
 /// The JevBench format.
@@ -55,7 +58,7 @@ impl Format for JevBench {
 
     fn end_run(&self, sink: &mut dyn Sink) {
         if let Some(pending) = sink.shelf().take::<Pending>() {
-            super::jevbench_join::join(pending, sink);
+            crate::formats::jevbench::join::join(pending, sink);
         }
     }
 }
@@ -122,9 +125,9 @@ fn read_line(
         return skip(sink, format!("field `{key}` appears twice"));
     }
     let f = picked.values;
-    let this = if f[jevbench_rows::f::TASK_ID].is_some() {
+    let this = if f[rows::f::TASK_ID].is_some() {
         FileKind::Results
-    } else if f[jevbench_rows::f::QUESTION].is_some() || f[jevbench_rows::f::LABELS].is_some() {
+    } else if f[rows::f::QUESTION].is_some() || f[rows::f::LABELS].is_some() {
         FileKind::Tasks
     } else {
         return skip(
@@ -145,7 +148,7 @@ fn read_line(
         Some(_) => {}
     }
     match this {
-        FileKind::Results => match jevbench_rows::result_row(&f, line) {
+        FileKind::Results => match rows::result_row(&f, line) {
             Ok((id, row, model)) => {
                 if let Some(m) = model {
                     sink.meta(Meta::Model, &m);
@@ -168,7 +171,7 @@ fn read_line(
                 Some((_, tier)) => (pending.task_files.len() - 1, *tier),
                 None => (0, None),
             };
-            match jevbench_rows::task(&f, line, index, tier) {
+            match rows::task(&f, line, index, tier) {
                 Ok(task) if pending.task_ids.contains(&task.id) => {
                     let why = format!(
                         "task id `{}` was already seen; this later task is skipped",

@@ -7,9 +7,9 @@
 //! are skipped. The benchmark is `jevbench-hard-111` when every scored task is hard, else
 //! `jevbench-public-231`.
 
-use super::jevbench::Pending;
-use super::jevbench_rows::{Row, Task};
-use super::{Meta, Sink};
+use crate::formats::jevbench::rows::{Row, Task};
+use crate::formats::jevbench::Pending;
+use crate::formats::{Meta, Sink};
 use crate::items::{Body, Item, OptionItem, Tier};
 use crate::probs::{self, Source};
 use crate::warning::Warning;

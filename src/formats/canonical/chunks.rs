@@ -6,10 +6,10 @@
 //! warnings and facts as the same lines read in sequence; only the line numbers are counted from
 //! the block's start, and `Session::replay` shifts them by the lines before it.
 
-use super::canonical::{read_line, starts_array};
-use super::canonical_item::Labels;
-use super::lines::BOM;
-use super::{Meta, Reported, Shelf, Sink};
+use crate::formats::canonical::item::Labels;
+use crate::formats::canonical::{read_line, starts_array};
+use crate::formats::lines::BOM;
+use crate::formats::{Meta, Reported, Shelf, Sink};
 use crate::id_set::{IdHash, IdSet};
 use crate::items::Item;
 use crate::warning::Warning;

@@ -6,11 +6,14 @@
 //! first. Probabilities are read as SPEC §2 says (conditioning is the protocol's renormalisation);
 //! the model's own label is scored, never the arg-max.
 
-use super::decision_bench_rows::{self as rows, Row, FIELDS};
-use super::json::{pick, PickError};
-use super::lines::{is_blank, Lines};
-use super::{Format, Meta, Reader, Sink};
+pub mod item;
+pub mod rows;
+
+use crate::formats::json::{pick, PickError};
+use crate::formats::lines::{is_blank, Lines};
+use crate::formats::{Format, Meta, Reader, Sink};
 use crate::warning::Warning;
+use rows::{Row, FIELDS};
 use std::collections::HashMap;
 
 /// The Decision Bench formats.
@@ -53,7 +56,9 @@ impl Format for DecisionBench {
     }
 
     fn sniff(&self, _file: &str, head: &[u8]) -> Option<u8> {
-        let head = head.strip_prefix(super::lines::BOM).unwrap_or(head);
+        let head = head
+            .strip_prefix(crate::formats::lines::BOM)
+            .unwrap_or(head);
         let first = head.split(|&b| b == b'\n').find(|l| !is_blank(l))?;
         layout(first).map(|_| 10)
     }

@@ -4,8 +4,8 @@
 //! are scored at once; the others wait on the shelf until the corpus is there, at the latest until
 //! the run ends, so the order in which files are dropped does not matter.
 
-use super::json::Val;
-use super::{Meta, Sink};
+use crate::formats::json::Val;
+use crate::formats::{Meta, Sink};
 use crate::items::Modality;
 use crate::warning::Warning;
 use std::collections::HashMap;
@@ -346,7 +346,7 @@ pub fn join_at_end(sink: &mut dyn Sink) {
 /// known nowhere: the option count of its task's other rows (0 when unknown).
 fn emit(row: &Row, case: Option<&Case>, fallback_k: Option<usize>, sink: &mut dyn Sink) {
     let mut notes = Vec::new();
-    match super::decision_bench_item::build(row, case, fallback_k, &mut notes) {
+    match crate::formats::decision_bench::item::build(row, case, fallback_k, &mut notes) {
         Ok(item) => {
             if let (Some(task), Some(o)) = (&row.task, item.as_option()) {
                 sink.shelf()
