@@ -8,7 +8,6 @@ use crate::metrics::ic::{IcAccumulator, IcOptions};
 use crate::metrics::ic_cells::{tier_index, TIERS};
 use crate::metrics::multi::MultiAccumulator;
 use crate::report::Report;
-use std::any::Any;
 
 /// Which benchmark's scope rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,21 +98,6 @@ impl Rules for IcRules {
     fn update(&mut self, item: &Item) {
         self.ic.update(item);
         self.multi.update(item);
-    }
-
-    fn merge(&mut self, other: Box<dyn Any>) {
-        if let Ok(o) = other.downcast::<IcRules>() {
-            self.ic.merge(&o.ic);
-            self.multi.merge(&o.multi);
-            for (a, b) in self.out_of_scope.iter_mut().zip(o.out_of_scope) {
-                *a += b;
-            }
-            self.rewritten += o.rewritten;
-        }
-    }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
     }
 
     fn finish(&self, report: &mut Report) {

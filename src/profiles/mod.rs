@@ -19,7 +19,6 @@ mod steer;
 use crate::items::Item;
 use crate::metrics::Summary;
 use crate::report::{GroupFigures, Metrics, Report, SCHEMA};
-use std::any::Any;
 use std::fmt;
 
 /// A benchmark's name, description and rules.
@@ -81,10 +80,6 @@ pub trait Rules: fmt::Debug {
     }
     /// Feeds an admitted item to the profile's own accumulators.
     fn update(&mut self, _item: &Item) {}
-    /// Folds in the state of another run of the same profile (see `into_any`).
-    fn merge(&mut self, _other: Box<dyn Any>) {}
-    /// The state as `Any`, so that `merge` can downcast it to its own type.
-    fn into_any(self: Box<Self>) -> Box<dyn Any>;
     /// Writes the profile's own figures and notes into the report.
     fn finish(&self, _report: &mut Report) {}
 }
@@ -155,12 +150,6 @@ impl Scorer {
             crate::items::Mode::Conditioning => self.summary.conditioning.mass_bins(),
             crate::items::Mode::Mixing => self.summary.mixing.mass_bins(),
         }
-    }
-
-    /// Folds in another scorer of the same profile.
-    pub fn merge(&mut self, other: Self) {
-        self.summary.merge(other.summary);
-        self.rules.merge(other.rules.into_any());
     }
 
     /// The report's figures; the caller fills in files, counts and warnings.

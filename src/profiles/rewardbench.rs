@@ -8,7 +8,6 @@ use crate::metrics::outcome::outcome;
 use crate::metrics::pairwise::{mean_in_order, weighted_mean_in_order};
 use crate::report::rewardbench::{Ordered, RewardBenchFigures, SectionFigures, SubsetFigures};
 use crate::report::Report;
-use std::any::Any;
 
 pub static PROFILE: Profile = Profile {
     name: "rewardbench",
@@ -86,16 +85,6 @@ impl Rules for RewardBench {
 
     fn update(&mut self, item: &Item) {
         self.tally.add(subset_of(item), item, outcome(item).credit);
-    }
-
-    fn merge(&mut self, other: Box<dyn Any>) {
-        if let Ok(other) = other.downcast::<RewardBench>() {
-            self.tally.merge(other.tally);
-        }
-    }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
     }
 
     fn finish(&self, report: &mut Report) {

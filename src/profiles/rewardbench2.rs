@@ -10,7 +10,6 @@ use crate::metrics::pairwise::mean_in_order;
 use crate::metrics::ties::{Ties, TiesKind};
 use crate::report::rewardbench::{SectionFigures, SubsetFigures};
 use crate::report::Report;
-use std::any::Any;
 
 pub static PROFILE: Profile = Profile {
     name: "rewardbench2",
@@ -82,23 +81,6 @@ impl Rules for RewardBench2 {
         };
         self.tally
             .add(if is_ties { TIES } else { subset }, item, credit);
-    }
-
-    fn merge(&mut self, other: Box<dyn Any>) {
-        if let Ok(other) = other.downcast::<RewardBench2>() {
-            let other = *other;
-            self.tally.merge(other.tally);
-            self.ties.merge(other.ties);
-            self.bad_ids.0 += other.bad_ids.0;
-            self.bad_ids.1.extend(other.bad_ids.1);
-            self.bad_ids.1.truncate(5);
-            self.judged_ties += other.judged_ties;
-            self.several_correct += other.several_correct;
-        }
-    }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
     }
 
     fn finish(&self, report: &mut Report) {

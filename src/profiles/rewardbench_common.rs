@@ -47,15 +47,6 @@ impl Tally {
         }
     }
 
-    pub fn merge(&mut self, other: Tally) {
-        self.subsets.merge(other.subsets);
-        self.margins.merge(other.margins);
-        self.judged += other.judged;
-        for (k, n) in other.excluded {
-            *self.excluded.entry(k).or_default() += n;
-        }
-    }
-
     /// Notes on the items kept out.
     pub fn notes(&self, profile: &str, report: &mut Report) {
         for (kind, n) in &self.excluded {

@@ -2,7 +2,6 @@
 
 use super::{Profile, Rules};
 use crate::report::Report;
-use std::any::Any;
 
 pub static PROFILE: Profile = Profile {
     name: "steer",
@@ -14,10 +13,6 @@ pub static PROFILE: Profile = Profile {
 struct Steer;
 
 impl Rules for Steer {
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
-
     fn finish(&self, report: &mut Report) {
         report.notes.push(
             "steer: the headline is macro_normalized, the mean over elements of normalized accuracy (chance = 0)"
