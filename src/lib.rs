@@ -19,6 +19,7 @@ pub mod metrics;
 pub mod probs;
 pub mod profiles;
 pub mod report;
+pub mod reported;
 pub mod session;
 pub mod short;
 pub mod warning;

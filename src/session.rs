@@ -4,13 +4,14 @@
 use crate::explore::Explorer;
 use crate::formats::canonical::chunks::{self, Block, Event};
 use crate::formats::canonical::item::Labels;
-use crate::formats::{self, Format, Meta, Reader, Reported, Shelf, Sink};
+use crate::formats::{self, Format, Meta, Reader, Shelf, Sink};
 use crate::id_set::{IdHash, IdSet};
 use crate::items::Item;
 use crate::metrics::bootstrap::{BootstrapOptions, Sample};
 use crate::profiles::resampling;
 use crate::profiles::{Context, Profile, Scorer};
 use crate::report::{FileSummary, Report};
+use crate::reported::{Reported, TextLengths};
 use crate::warning::Warning;
 use crate::Error;
 
@@ -582,6 +583,11 @@ impl Sink for State {
 
     fn reported(&mut self, figure: Reported) {
         self.reported.push(figure);
+    }
+
+    fn lengths(&mut self, lengths: TextLengths) {
+        // The file being read is the next one of `files`.
+        self.ctx.texts.push((self.files.len(), lengths));
     }
 
     fn shelf(&mut self) -> &mut Shelf {

@@ -20,6 +20,7 @@ pub mod rewardbench;
 pub mod shelf;
 
 use crate::items::Item;
+use crate::reported::{Reported, TextLengths};
 use crate::warning::Warning;
 pub use shelf::Shelf;
 
@@ -40,20 +41,6 @@ pub enum Meta {
     NotApplicable,
 }
 
-/// A figure a tool computed itself and wrote in its files, shown beside ours ("the harness reported").
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Reported {
-    /// The tool, e.g. `lm-eval` or `HELM`.
-    pub source: String,
-    /// The figure's name in that tool, e.g. `acc_norm` or `ece_10_bin`.
-    pub name: String,
-    /// The scope it covers, e.g. a task or subset name; empty for the whole run.
-    pub scope: String,
-    pub value: f64,
-    /// How the tool's definition relates to ours (SPEC §4's last point).
-    pub note: String,
-}
-
 /// Receives what a reader finds, in file order.
 pub trait Sink {
     /// A scorable item (it may carry invalid probabilities or an invalid answer).
@@ -69,6 +56,9 @@ pub trait Sink {
     fn meta(&mut self, key: Meta, value: &str);
     /// A figure the tool itself reported.
     fn reported(&mut self, figure: Reported);
+    /// The lengths of a row's response texts, at the end of its file; a sink that computes no
+    /// baseline from them ignores them.
+    fn lengths(&mut self, _lengths: TextLengths) {}
     /// State kept across the files of one run, for formats whose files only make sense together.
     fn shelf(&mut self) -> &mut Shelf;
 }

@@ -2,7 +2,7 @@
 //! JevBench, Decision Bench and CMDB-1500 profiles differ only in which items they admit, how they
 //! rewrite them, and the notes they add; the figures come from one accumulator.
 
-use super::Rules;
+use super::{Context, Rules};
 use crate::items::{Body, Item, OptionKind, Tier};
 use crate::metrics::ic::{IcAccumulator, IcOptions};
 use crate::metrics::ic_cells::{tier_index, TIERS};
@@ -100,7 +100,7 @@ impl Rules for IcRules {
         self.multi.update(item);
     }
 
-    fn finish(&self, report: &mut Report) {
+    fn finish(&self, _ctx: &Context, report: &mut Report) {
         let name = self.name;
         let mut ic = self.ic.finish();
         if let Some(ic) = ic.as_mut() {

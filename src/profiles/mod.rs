@@ -80,8 +80,9 @@ pub trait Rules: fmt::Debug {
     }
     /// Feeds an admitted item to the profile's own accumulators.
     fn update(&mut self, _item: &Item) {}
-    /// Writes the profile's own figures and notes into the report.
-    fn finish(&self, _report: &mut Report) {}
+    /// Writes the profile's own figures and notes into the report; `ctx` holds what the files
+    /// said besides their items.
+    fn finish(&self, _ctx: &Context, _report: &mut Report) {}
 }
 
 /// Scores items under one profile.
@@ -99,7 +100,10 @@ pub struct Context {
     pub benchmark: Option<String>,
     /// Figures the tools wrote in the files, so that a profile can use them (RewardBench's
     /// aggregates give its sections without items) or set its own beside them.
-    pub reported: Vec<crate::formats::Reported>,
+    pub reported: Vec<crate::reported::Reported>,
+    /// The response lengths the readers measured, each with the index of its file in the run
+    /// (RewardBench's length baseline).
+    pub texts: Vec<(usize, crate::reported::TextLengths)>,
 }
 
 impl Scorer {
@@ -206,7 +210,7 @@ impl Scorer {
                 })
                 .collect(),
         };
-        self.rules.finish(&mut report);
+        self.rules.finish(ctx, &mut report);
         report.intervals.wilson = crate::report::intervals::wilson_intervals(&report);
         report
     }

@@ -2,7 +2,7 @@
 //! example counts and summed in the official order, so that they equal the leaderboard to the bit.
 
 use super::rewardbench_common::{list, subset_of, warn, Sources, Tally};
-use super::{Profile, Rules};
+use super::{Context, Profile, Rules};
 use crate::items::{Body, Item};
 use crate::metrics::outcome::outcome;
 use crate::metrics::pairwise::{mean_in_order, weighted_mean_in_order};
@@ -87,8 +87,8 @@ impl Rules for RewardBench {
         self.tally.add(subset_of(item), item, outcome(item).credit);
     }
 
-    fn finish(&self, report: &mut Report) {
-        let sources = Sources::take(report, &self.tally);
+    fn finish(&self, ctx: &Context, report: &mut Report) {
+        let sources = Sources::take(report, ctx, &self.tally);
         let mut notes = Vec::new();
         let mut sections = Vec::new();
         let mut subsets: Vec<SubsetFigures> = Vec::new();

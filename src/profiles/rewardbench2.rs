@@ -3,9 +3,9 @@
 
 use super::rewardbench::figures;
 use super::rewardbench_common::{list, subset_of, warn, Sources, Tally};
-use super::{Profile, Rules};
-use crate::items::{Body, Item};
-use crate::metrics::outcome::{best_of_n_credit, outcome};
+use super::{Context, Profile, Rules};
+use crate::items::{best_of_n_credit, Body, Item};
+use crate::metrics::outcome::outcome;
 use crate::metrics::pairwise::mean_in_order;
 use crate::metrics::ties::{Ties, TiesKind};
 use crate::report::rewardbench::{SectionFigures, SubsetFigures};
@@ -83,8 +83,8 @@ impl Rules for RewardBench2 {
             .add(if is_ties { TIES } else { subset }, item, credit);
     }
 
-    fn finish(&self, report: &mut Report) {
-        let sources = Sources::take(report, &self.tally);
+    fn finish(&self, ctx: &Context, report: &mut Report) {
+        let sources = Sources::take(report, ctx, &self.tally);
         let mut notes = Vec::new();
         let ties = (!self.ties.is_empty()).then(|| self.ties.finish());
         let mut subsets: Vec<SubsetFigures> = Vec::new();

@@ -2,7 +2,7 @@
 
 use super::fmt::{self, Kind};
 use leptos::prelude::*;
-use scorelens::formats::Reported;
+use scorelens::reported::Reported;
 
 #[component]
 pub fn Notes(notes: Vec<String>, reported: Vec<Reported>) -> impl IntoView {

@@ -9,9 +9,10 @@
 use crate::formats::canonical::item::Labels;
 use crate::formats::canonical::{read_line, starts_array};
 use crate::formats::lines::BOM;
-use crate::formats::{Meta, Reported, Shelf, Sink};
+use crate::formats::{Meta, Shelf, Sink};
 use crate::id_set::{IdHash, IdSet};
 use crate::items::Item;
+use crate::reported::Reported;
 use crate::warning::Warning;
 
 /// What a reader pushed into its sink, in order.

@@ -6,7 +6,8 @@ pub mod files;
 pub mod items;
 
 use crate::formats::lines::BOM;
-use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
+use crate::formats::{first_keys, Format, Meta, Reader, Sink};
+use crate::reported::Reported;
 use crate::warning::Warning;
 use files::{is_null, InstanceStats, ScenarioState, Stat};
 use items::{cross_check, emit, Facts};

@@ -13,7 +13,8 @@ pub mod sample;
 
 use crate::formats::json::Val;
 use crate::formats::non_finite::sanitize;
-use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
+use crate::formats::{first_keys, Format, Meta, Reader, Sink};
+use crate::reported::Reported;
 use crate::warning::Warning;
 use eval::{Archive, LIMITS, MAGIC};
 use json::{parse, Log, Sample};

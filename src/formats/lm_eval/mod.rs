@@ -11,7 +11,8 @@ pub mod sample;
 
 use crate::formats::json::{each_element, pick, short_error, ArrayEnd, PickError};
 use crate::formats::lines::{is_blank, Lines, BOM};
-use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
+use crate::formats::{first_keys, Format, Meta, Reader, Sink};
+use crate::reported::Reported;
 use crate::warning::Warning;
 use sample::{Built, Sample, FIELDS};
 use std::collections::HashMap;

@@ -5,7 +5,8 @@
 //! the samples reader's groups (`task`, or `task · filter`), so the two line up in the report.
 
 use crate::formats::lm_eval::group_name;
-use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
+use crate::formats::{first_keys, Format, Meta, Reader, Sink};
+use crate::reported::Reported;
 use crate::warning::Warning;
 use serde_json::Value;
 

@@ -8,8 +8,9 @@
 
 use crate::formats::json::{pick, PickError, Val};
 use crate::formats::lines::{is_blank, Lines};
-use crate::formats::{first_keys, Format, Meta, Reader, Reported, Sink};
+use crate::formats::{first_keys, Format, Meta, Reader, Sink};
 use crate::items::{Body, Item, OptionItem, OptionKind};
+use crate::reported::Reported;
 use crate::warning::Warning;
 use std::collections::HashSet;
 

@@ -8,9 +8,13 @@ use crate::formats::json::Val;
 use crate::formats::lines::BOM;
 use crate::formats::non_finite::quote_non_finite;
 use crate::formats::rewardbench::{has, top_keys};
-use crate::formats::{Format, Meta, Reader, Reported, Sink};
-use crate::report::rewardbench::TOOL_SOURCE;
+use crate::formats::{Format, Meta, Reader, Sink};
+use crate::reported::Reported;
 use crate::warning::Warning;
+
+/// `Reported::source` of the figures RewardBench's own files carry (an `eval-set` aggregate, the
+/// CLI's summary).
+pub const SOURCE: &str = "rewardbench";
 
 /// The aggregate layouts.
 pub struct RewardBenchAggregate;
@@ -166,7 +170,7 @@ impl Reader for AggregateReader {
 impl AggregateReader {
     fn report(&self, sink: &mut dyn Sink, name: &str, scope: &str, value: f64, note: &str) {
         sink.reported(Reported {
-            source: TOOL_SOURCE.to_string(),
+            source: SOURCE.to_string(),
             name: name.to_string(),
             scope: scope.to_string(),
             value,

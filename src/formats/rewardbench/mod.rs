@@ -11,13 +11,10 @@ pub mod jsonl;
 
 use crate::formats::json::Val;
 use crate::formats::non_finite::string_end;
-use crate::formats::{Reported, Sink};
-use crate::items::{Body, Item};
-use crate::metrics::outcome::best_of_n_credit;
-use crate::metrics::pairwise::{longer_wins, longest_wins};
-use crate::report::rewardbench::LENGTH_SOURCE;
+use crate::formats::Sink;
+use crate::items::{best_of_n_credit, Body, Item};
+use crate::reported::TextLengths;
 use crate::warning::Warning;
-use std::collections::BTreeMap;
 
 /// The keys at the top level of the first JSON object in `head`, each with the first byte of its
 /// value (`b'['`, `b'"'`, a digit, ...; 0 when the head ends first). Tolerates a head cut short and
@@ -117,8 +114,8 @@ pub struct Row<'v, 'a> {
 /// What a file's rows add up to beyond their items.
 #[derive(Debug, Default)]
 pub struct FileTally {
-    /// Per subset: length-baseline credit and rows.
-    length: BTreeMap<String, (f64, u64)>,
+    /// The rows' response lengths, in row order, handed on at the end of the file.
+    lengths: Vec<TextLengths>,
     /// Rows whose `results` disagree with the credit recomputed from the scores.
     disagree: u64,
     /// The first few of them, for the warning.
@@ -174,10 +171,12 @@ pub fn row_item(row: &Row, n: usize, line: u64, tally: &mut FileTally) -> Result
             }
         }
     }
-    if let Some(l) = length_credit(row, &body, &subset) {
-        let e = tally.length.entry(subset.clone()).or_default();
-        e.0 += l;
-        e.1 += 1;
+    if let Some(lengths) = text_lengths(row, &body) {
+        tally.lengths.push(TextLengths {
+            group: subset.clone(),
+            lengths,
+            best_of_n: matches!(body, Body::BestOfN { .. }),
+        });
     }
     // RewardBench v1 ids repeat across the prior sets' subsets, so they are qualified by subset.
     let id = match &body {
@@ -275,39 +274,30 @@ fn judged(r: &Val) -> Result<Body, String> {
     })
 }
 
-/// The "longer response wins" credit of a row, when its texts are there (not for Ties prompts,
-/// whose score is not a per-row credit).
-fn length_credit(row: &Row, body: &Body, subset: &str) -> Option<f64> {
+/// The lengths of a row's response texts, when they are all there: one per candidate of a
+/// best-of-n row, else the chosen and the rejected one.
+fn text_lengths(row: &Row, body: &Body) -> Option<Vec<usize>> {
     match body {
-        Body::BestOfN { scores, .. } if !subset.eq_ignore_ascii_case("ties") => {
+        Body::BestOfN { scores, .. } => {
             let Some(Val::List(texts)) = row.texts else {
                 return None;
             };
             let lengths: Vec<usize> = texts.iter().map(text_len).collect();
-            (lengths.len() == scores.len()).then(|| longest_wins(&lengths))
+            (lengths.len() == scores.len()).then_some(lengths)
         }
-        Body::BestOfN { .. } => None,
-        _ => Some(longer_wins(
+        _ => Some(vec![
             text_len(row.text_chosen?),
             text_len(row.text_rejected?),
-        )),
+        ]),
     }
 }
 
 impl FileTally {
-    /// Reports what the file's rows added up to: the length baseline (for the profile), and the
-    /// warnings about the file's own `results`.
+    /// Hands on what the file's rows added up to: their response lengths (for the profile's
+    /// length baseline), and the warnings about the file's own `results`.
     pub fn finish(self, file: &str, sink: &mut dyn Sink) {
-        for (subset, (credit, rows)) in self.length {
-            for (name, value) in [("credit", credit), ("items", rows as f64)] {
-                sink.reported(Reported {
-                    source: LENGTH_SOURCE.to_string(),
-                    name: name.to_string(),
-                    scope: subset.clone(),
-                    value,
-                    note: "longer response wins, measured on the texts by scorelens".to_string(),
-                });
-            }
+        for lengths in self.lengths {
+            sink.lengths(lengths);
         }
         if self.disagree > 0 {
             let why = format!(

@@ -96,7 +96,14 @@ fn a_pair_row_becomes_a_pair_item_with_a_qualified_id() {
         }
     );
     assert_eq!(tally.disagree, 1, "results 0 while 2.5 > 1.0");
-    assert_eq!(tally.length.get("alpacaeval-easy"), Some(&(1.0, 1)));
+    assert_eq!(
+        tally.lengths,
+        [TextLengths {
+            group: "alpacaeval-easy".to_string(),
+            lengths: vec![11, 5],
+            best_of_n: false,
+        }]
+    );
 }
 
 #[test]
