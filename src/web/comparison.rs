@@ -7,8 +7,8 @@ use super::fmt::{self, Kind};
 use super::reliability::{Reliability, Series};
 use super::state::{titles, use_state, Binning, Reading, Run};
 use super::tables::{Cell, Table};
+use crate::Report;
 use leptos::prelude::*;
-use scorelens::Report;
 
 type Getter = fn(&Report) -> Option<f64>;
 

@@ -2,9 +2,9 @@
 //! export and the clipboard.
 
 use super::protocol::Scored;
-use scorelens::markdown::cell as md_text;
-use scorelens::metrics::calibration::CalibrationFigures;
-use scorelens::Report;
+use crate::markdown::cell as md_text;
+use crate::metrics::calibration::CalibrationFigures;
+use crate::Report;
 
 /// A cell: text, or a figure that may not apply.
 #[derive(Debug, Clone, PartialEq)]
@@ -151,7 +151,7 @@ pub fn report_tables(s: &Scored) -> Vec<Table> {
 }
 
 fn csv_field(s: &str) -> String {
-    let s = scorelens::csv_cell::guard(s);
+    let s = crate::csv_cell::guard(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -4,31 +4,24 @@
 //! records, so the page holds only what it shows; the explorer asks for pages of them.
 
 #[cfg(target_arch = "wasm32")]
-#[path = "../web/protocol.rs"]
-mod protocol;
-
-#[cfg(target_arch = "wasm32")]
-#[path = "../web/deltas_worker.rs"]
 mod deltas;
 
 #[cfg(target_arch = "wasm32")]
-#[path = "../web/intervals_worker.rs"]
 mod intervals;
 
 #[cfg(target_arch = "wasm32")]
-#[path = "../web/file_stream.rs"]
 mod file_stream;
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use crate::deltas;
     use crate::file_stream::FileStream;
-    use crate::protocol::{FromWorker, MassBins, Named, Scored, ToWorker};
     use scorelens::explore::{Explorer, DEFAULT_CAP};
     use scorelens::formats::{FORMATS, HEAD};
     use scorelens::items::Mode;
     use scorelens::profiles::Profile;
     use scorelens::report::Report;
+    use scorelens::web::protocol::{FromWorker, MassBins, Named, Scored, ToWorker};
     use scorelens::{Error, Options, Session};
     use std::cell::RefCell;
     use std::collections::HashMap;
@@ -73,7 +66,7 @@ mod worker {
         /// task that sees a newer generation stops.
         static GENERATION: RefCell<HashMap<u32, u32>> = RefCell::new(HashMap::new());
         /// Each scored run with its bootstrap sample (`Session::keep_sample`), kept until the page
-        /// forgets the run: what comparisons (src/web/deltas_worker.rs) and intervals resample.
+        /// forgets the run: what comparisons (src/bin/worker/deltas.rs) and intervals resample.
         pub(crate) static SAMPLES: RefCell<HashMap<u32, Kept>> = RefCell::new(HashMap::new());
     }
 

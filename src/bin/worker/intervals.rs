@@ -1,15 +1,15 @@
 //! The worker's bootstrap of a scored run: intervals for every headline figure, computed after the
 //! report is on screen, in slices, so that the worker keeps answering between them.
 //!
-//! Included by src/bin/worker.rs (`mod intervals`). It reads the run's sample in the worker's
-//! `SAMPLES` store one slice at a time (so a comparison, src/web/deltas_worker.rs, can take the run
+//! Included by src/bin/worker/main.rs (`mod intervals`). It reads the run's sample in the worker's
+//! `SAMPLES` store one slice at a time (so a comparison, src/bin/worker/deltas.rs, can take the run
 //! between slices), posts progress, stops when the run's generation moves on (Cancel, Forget, a
 //! new score of the run), and waits while any file is being read (a new drop is scored first). The result is the CLI's:
 //! `sample.draws` over consecutive ranges joined by `sample.intervals` equals `Sample::bootstrap`,
 //! so the JSON it posts is `scorelens score --json --bootstrap 2000 --seed 2024`'s.
 
-use crate::protocol::FromWorker;
 use crate::worker::{current, post, scope, Kept, SAMPLES};
+use scorelens::web::protocol::FromWorker;
 use scorelens::{BootstrapOptions, Run};
 use std::cell::Cell;
 use wasm_bindgen_futures::JsFuture;

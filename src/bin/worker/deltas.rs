@@ -1,12 +1,12 @@
 //! The worker's half of the comparison view: pairs of kept runs resampled in slices (so a newer
 //! request, a stop or a closed run is felt between slices), then `scorelens::compare_with`.
 //!
-//! Included by src/bin/worker.rs (`mod deltas`): it borrows the runs' samples from the worker's
+//! A module of the worker bin (`mod deltas`): it borrows the runs' samples from the worker's
 //! `SAMPLES` store (taking them out while it draws, putting them back after).
 
-use crate::protocol::FromWorker;
 use crate::worker::{post, scope, Kept, SAMPLES};
 use scorelens::compare::{compare_with, PairDraws, Paired};
+use scorelens::web::protocol::FromWorker;
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen_futures::JsFuture;
