@@ -7,13 +7,11 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod compare;
-pub mod csv_cell;
 pub mod explore;
 pub mod formats;
 pub mod id_set;
 pub mod item_check;
 pub mod items;
-pub mod markdown;
 pub mod math;
 pub mod metrics;
 pub mod probs;
@@ -22,6 +20,7 @@ pub mod report;
 pub mod reported;
 pub mod session;
 pub mod short;
+pub mod table;
 pub mod warning;
 
 // The browser app's page (feature `ui`, Leptos) and the protocol its worker speaks (feature `web`),

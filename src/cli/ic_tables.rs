@@ -1,8 +1,8 @@
 //! The I/C and multi-select sections of the report as tables, each figure saying what it is.
 
-use super::tables::Table;
 use scorelens::metrics::ic_figures::{ScopeFigures, Tiers, TypeFigures};
 use scorelens::metrics::multi::MultiScopeFigures;
+use scorelens::table::Table;
 use scorelens::Report;
 
 /// A 0–100 figure.
@@ -66,11 +66,10 @@ fn headline(scopes: &[(&str, &ScopeFigures)]) -> Table {
     let mut columns = vec!["figure".to_string()];
     columns.extend(scopes.iter().map(|(n, _)| n.to_string()));
     columns.push("what it is".to_string());
-    Table {
-        title: "I and C (0-100)".to_string(),
+    Table::text(
+        "I and C (0-100)".to_string(),
         columns,
-        rows: rows
-            .iter()
+        rows.iter()
             .map(|(name, get, what)| {
                 let mut row = vec![name.to_string()];
                 row.extend(scopes.iter().map(|(_, s)| get(s)));
@@ -78,7 +77,7 @@ fn headline(scopes: &[(&str, &ScopeFigures)]) -> Table {
                 row
             })
             .collect(),
-    }
+    )
 }
 
 fn by_type(s: &ScopeFigures) -> Table {
@@ -98,11 +97,10 @@ fn by_type(s: &ScopeFigures) -> Table {
         ("with probs", |f| f.ece_items.to_string(), "items with valid probabilities (ECE, RPS, Brier)"),
         ("with gold_probs", |f| f.tvd_items.to_string(), "items in TVD"),
     ];
-    Table {
-        title: "I/C by type".to_string(),
-        columns: strings(&["figure", "choice", "binary", "rating", "what it is"]),
-        rows: rows
-            .iter()
+    Table::text(
+        "I/C by type".to_string(),
+        strings(&["figure", "choice", "binary", "rating", "what it is"]),
+        rows.iter()
             .map(|(name, get, what)| {
                 let mut row = vec![name.to_string()];
                 row.extend(
@@ -114,7 +112,7 @@ fn by_type(s: &ScopeFigures) -> Table {
                 row
             })
             .collect(),
-    }
+    )
 }
 
 fn tiers(s: &ScopeFigures) -> Table {
@@ -148,12 +146,8 @@ fn tiers(s: &ScopeFigures) -> Table {
             None => add(kind, "all", &f.tiers),
         }
     }
-    Table {
-        title: "I/C tiers (accuracy for choice/binary, nMAE for rating; chance = cbar, 0.5 or nMAE_chance)"
-            .to_string(),
-        columns: strings(&["type", "split", "tier", "items", "weight", "CC", "accuracy/nMAE", "chance"]),
-        rows,
-    }
+    Table::text("I/C tiers (accuracy for choice/binary, nMAE for rating; chance = cbar, 0.5 or nMAE_chance)"
+            .to_string(), strings(&["type", "split", "tier", "items", "weight", "CC", "accuracy/nMAE", "chance"]), rows)
 }
 
 fn multi(scopes: &[(&str, &MultiScopeFigures)]) -> Table {
@@ -194,11 +188,10 @@ fn multi(scopes: &[(&str, &MultiScopeFigures)]) -> Table {
     let mut columns = vec!["figure".to_string()];
     columns.extend(scopes.iter().map(|(n, _)| n.to_string()));
     columns.push("what it is".to_string());
-    Table {
-        title: "Multi-select".to_string(),
+    Table::text(
+        "Multi-select".to_string(),
         columns,
-        rows: rows
-            .iter()
+        rows.iter()
             .map(|(name, get, what)| {
                 let mut row = vec![name.to_string()];
                 row.extend(scopes.iter().map(|(_, m)| get(m)));
@@ -206,5 +199,5 @@ fn multi(scopes: &[(&str, &MultiScopeFigures)]) -> Table {
                 row
             })
             .collect(),
-    }
+    )
 }
