@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 pub mod intervals;
 pub mod rewardbench;
 
+pub use rewardbench::Ordered;
+
 /// The schema tag every report carries.
 pub const SCHEMA: &str = "scorelens.report/1";
 
@@ -39,6 +41,10 @@ pub struct Report {
     pub multi: Option<MultiFigures>,
     /// RewardBench v1 or v2 figures, under the `rewardbench` and `rewardbench2` profiles.
     pub rewardbench: Option<rewardbench::RewardBenchFigures>,
+    /// Whether the file holds exactly a benchmark's frozen counts (SPEC §7); null for profiles
+    /// without them.
+    #[serde(default)]
+    pub scope: Option<ScopeCheck>,
     pub groups: Vec<GroupFigures>,
     /// Wilson intervals of the accuracies, and bootstrap intervals when asked for.
     #[serde(default)]
@@ -57,6 +63,14 @@ pub struct FileSummary {
     pub skipped: u64,
     /// Units of the file that were neither items nor errors.
     pub not_applicable: u64,
+}
+
+/// A frozen-count check: `complete` when every found count equals the benchmark's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScopeCheck {
+    pub complete: bool,
+    pub expected: Ordered<u64>,
+    pub found: Ordered<u64>,
 }
 
 /// Headline figures (SPEC §3, §2).

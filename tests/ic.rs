@@ -234,16 +234,19 @@ fn no_option_items_means_no_ic() {
 }
 
 #[test]
-fn the_binary_decision_reads_p_yes_as_written() {
-    // Totals of 0.999: conditioning would give 0.2002 and 0.8008; the decision uses 0.2 and 0.8.
+fn the_binary_decision_reads_the_conditioned_q_yes() {
+    // Totals of 0.999 condition to 0.2002 and 0.7908: both abstain, where the raw 0.2 would have
+    // decided. A total of 0.8 conditions 0.78 to 0.975: yes.
     let lines = vec![
         r#"{"id":"a","type":"binary","gold":"no","probs":{"yes":0.2,"no":0.799}}"#.to_string(),
         r#"{"id":"b","type":"binary","gold":"yes","probs":{"yes":0.79,"no":0.209}}"#.to_string(),
+        r#"{"id":"c","type":"binary","gold":"yes","probs":{"yes":0.78,"no":0.02}}"#.to_string(),
     ];
     let b = binary(&score(&lines, None)).clone();
-    close(b.abstention_rate, 0.5, 0.0);
-    close(b.tiers.none.as_ref().unwrap().accuracy, 0.5, 0.0);
-    // Calibration uses the conditioned p_yes: 0.2/0.999 and 0.79/0.999 in bins 2 and 7.
-    let want = 0.5 * (0.2 / 0.999 - 0.0) + 0.5 * (1.0 - 0.79 / 0.999);
+    close(b.abstention_rate, 2.0 / 3.0, 0.0);
+    close(b.tiers.none.as_ref().unwrap().accuracy, 1.0 / 3.0, 0.0);
+    // Calibration bins the same conditioned q_yes: 0.2/0.999, 0.79/0.999 and 0.78/0.8 in bins 2,
+    // 7 and 9, one item each.
+    let want = (0.2 / 0.999 + (1.0 - 0.79 / 0.999) + (1.0 - 0.78 / 0.8)) / 3.0;
     close(b.ece, want, 1e-12);
 }

@@ -25,17 +25,20 @@ fn public_231_keeps_every_tier() {
     let want = (0.1 * 100.0 + 0.2 * -100.0 + 0.4 * hard + 0.2 * 100.0) / 0.9;
     close(c.cc, want, 1e-9);
     assert!(ic(&r).out_of_scope.is_empty());
-    // The generic profile gives the same I/C.
+    // The generic profile gives the same I (the scopes narrow only Public 231's choice ECE).
     let g = score(&tiered(), None);
     assert_eq!(g.profile, "generic");
-    assert_eq!(g.ic, r.ic);
+    let gi = g.ic.as_ref().unwrap();
+    assert_eq!(gi.overall.i, ic(&r).overall.i);
+    assert_eq!(gi.overall.types.choice.as_ref().unwrap().tiers, c.tiers);
 }
 
 #[test]
 fn hard_111_reports_other_tiers_as_out_of_scope() {
     let r = score(&tiered(), Some("jevbench-hard-111"));
-    // h1, h2 and the untiered n1 (taken as hard) are in scope.
-    assert_eq!(r.items, 3);
+    // `items` counts the whole file; h1, h2 and the untiered n1 (taken as hard) are I/C's scope.
+    assert_eq!(r.items, 5);
+    assert_eq!(ic(&r).overall.items, 3);
     let c = choice(&r);
     assert!(c.tiers.easy.is_none() && c.tiers.standard.is_none() && c.tiers.none.is_none());
     assert_eq!(c.tiers.hard.as_ref().unwrap().items, 3);
@@ -43,7 +46,7 @@ fn hard_111_reports_other_tiers_as_out_of_scope() {
     assert_eq!(oos.get("easy"), Some(&1));
     assert_eq!(oos.get("standard"), Some(&1));
     assert!(
-        r.notes.iter().any(|n| n.contains("out of scope")),
+        r.notes.iter().any(|n| n.contains("are left out of I/C")),
         "{:?}",
         r.notes
     );
@@ -52,8 +55,9 @@ fn hard_111_reports_other_tiers_as_out_of_scope() {
         "{:?}",
         r.notes
     );
-    // Out-of-scope items are left out of every figure, accuracy included.
-    close(r.metrics.accuracy, 2.0 / 3.0, 1e-15);
+    // Items outside the hard tier are left out of I/C only: accuracy is over the file's five
+    // items (e1, h1 and n1 right).
+    close(r.metrics.accuracy, 3.0 / 5.0, 1e-15);
 }
 
 #[test]

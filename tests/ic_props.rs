@@ -223,10 +223,12 @@ proptest! {
     #[test]
     fn a_perfectly_calibrated_model_with_zero_tvd_scores_c_100(groups in proptest::collection::vec((0usize..3, 1usize..=9, 3usize..6), 1..12)) {
         // Each group: ten items whose confidence is m/10 and of which exactly m are right; the
-        // reference distribution equals the prediction (TVD = RPS = 0).
+        // reference distribution equals the prediction (TVD = RPS = 0). Choice and rating ECE are
+        // top-label, so there the confidence is kept at 0.5 or more, above the other options.
         let mut items = Vec::new();
         for (kind, m, k) in groups {
             let kind = KINDS[kind];
+            let m = if kind == OptionKind::Binary { m } else { 5 + m % 5 };
             let conf = m as f64 / 10.0;
             for j in 0..10 {
                 let right = j < m;

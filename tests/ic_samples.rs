@@ -1,5 +1,6 @@
 //! The I/C sample files in www/samples (written by scripts/samples/ic.py): each is detected from
-//! its header, scores the same with `--profile`, and the CLI prints its I/C tables.
+//! its header, scores the same with `--profile`, its figures (and the spec-v2 fixtures') equal an
+//! independent Python computation to 1e-12, and the CLI prints its I/C tables.
 
 use scorelens::{Input, Options, Report};
 use std::path::Path;
@@ -52,13 +53,81 @@ fn each_sample_is_detected_from_its_header_and_matches_its_profile() {
         );
         let chosen = score(&[file], Some(profile));
         assert_eq!(chosen.ic, detected.ic, "{file}");
-        let ic = detected.ic.as_ref().expect("I/C");
-        let (i, c) = (ic.overall.i.unwrap(), ic.overall.c.unwrap());
-        assert!(
-            (-100.0..=100.0).contains(&i) && (0.0..=100.0).contains(&c),
-            "{file}: {i} {c}"
-        );
     }
+}
+
+/// The figures of scripts/reference/ic_reference.py, an independent Python reading of SPEC §5
+/// (`--write` regenerates this file, `--check` says whether it is stale).
+const REFERENCE: &str = include_str!("../scripts/reference/ic_expected.json");
+
+/// A report figure by its dotted CLI key (`ic.types.choice.cc`); null when any step is absent or
+/// null, as a type with no items is.
+fn figure(report: &serde_json::Value, path: &str) -> Option<f64> {
+    let mut v = report;
+    for key in path.split('.') {
+        v = v.get(key)?;
+    }
+    if v.is_null() {
+        return None;
+    }
+    Some(
+        v.as_f64()
+            .unwrap_or_else(|| panic!("{path} is not a number: {v}")),
+    )
+}
+
+#[test]
+fn ic_figures_match_the_independent_reference() {
+    let reference: serde_json::Value = serde_json::from_str(REFERENCE).expect("reference JSON");
+    let files = reference["files"].as_object().expect("files");
+    assert!(
+        files.len() >= 9,
+        "the reference covers the samples and fixtures"
+    );
+    let mut wrong = Vec::new();
+    let mut compared = 0;
+    for (file, expected) in files {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let input = Input {
+            name: file,
+            bytes: &bytes,
+        };
+        // The profile comes from the file's header, as a reader's run would pick it.
+        let opts = Options {
+            profile: None,
+            strict: true,
+        };
+        let report = scorelens::score(&[input], &opts).expect("scores without a warning");
+        assert_eq!(
+            report.profile, expected["profile"],
+            "{file}: profile from its header"
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&report.to_json()).expect("report JSON");
+        for (key, want) in expected["figures"].as_object().expect("figures") {
+            let (got, want) = (figure(&report, key), want.as_f64());
+            compared += 1;
+            let same = match (got, want) {
+                (Some(a), Some(b)) => (a - b).abs() <= 1e-12,
+                (None, None) => true,
+                _ => false,
+            };
+            if !same {
+                wrong.push(format!(
+                    "{file}: {key}: scorelens {got:?}, reference {want:?}"
+                ));
+            }
+        }
+    }
+    assert!(compared > 300, "{compared} figures compared");
+    assert!(
+        wrong.is_empty(),
+        "{} of {compared} I/C figures differ from scripts/reference/ic_expected.json by more \
+         than 1e-12:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
 #[test]
@@ -94,7 +163,14 @@ fn the_native_jevbench_files_score_like_the_canonical_sample() {
     for (x, y) in [(a.i, b.i), (a.i_weighted, b.i_weighted), (a.c, b.c)] {
         assert!((x.unwrap() - y.unwrap()).abs() < 1e-9, "{x:?} {y:?}");
     }
-    assert_eq!(a.types.binary, b.types.binary);
+    // The same items in another order (the native files are joined, then emitted): counts and
+    // bins agree exactly; the typed Brier and NLL are sums, which the order moves in the last bits.
+    let (mut x, mut y) = (a.types.binary.unwrap(), b.types.binary.unwrap());
+    for (u, v) in [(x.brier, y.brier), (x.nll, y.nll)] {
+        assert!((u.unwrap() - v.unwrap()).abs() < 1e-12, "{u:?} {v:?}");
+    }
+    (x.brier, x.nll, y.brier, y.nll) = (None, None, None, None);
+    assert_eq!(x, y);
 }
 
 #[test]

@@ -123,8 +123,11 @@ fn prior_sets_are_a_fifth_column_and_weigh_half_a_section() {
     let prior = (0.0 + 0.6 + 0.8) / 2.0;
     assert_eq!(section(&r, "Prior Sets"), Some(prior));
     let by_hand = (2.0 * CHAT + 2.0 * CHAT_HARD + 2.0 * SAFETY + 2.0 * REASONING + prior) / 9.0;
-    assert_eq!(rb(&r).overall, Some(by_hand));
-    assert_ne!(rb(&r).overall, Some(OVERALL));
+    // The overall stays the four-section mean, bit for bit SPEC §9's; the first leaderboard's
+    // weighting with Prior Sets is reported beside it.
+    assert_eq!(rb(&r).overall, Some(OVERALL));
+    assert_eq!(rb(&r).overall_with_prior_sets, Some(by_hand));
+    assert_ne!(by_hand, OVERALL);
     // anthropic_harmless is a prior-sets file subset but not one of the four: listed, left out.
     assert_eq!(rb(&r).unknown_subsets, ["anthropic_harmless"]);
     assert_eq!(subset(&r, "anthropic_harmless"), Some(0.5));

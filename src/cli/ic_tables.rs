@@ -41,7 +41,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
 
 fn headline(scopes: &[(&str, &ScopeFigures)]) -> Table {
     type Get = fn(&ScopeFigures) -> String;
-    let rows: [(&str, Get, &str); 4] = [
+    let rows: [(&str, Get, &str); 5] = [
         (
             "I",
             |s| pts(s.i),
@@ -58,6 +58,11 @@ fn headline(scopes: &[(&str, &ScopeFigures)]) -> Table {
             "calibration: mean of the type C parts (conditioning probabilities, equal-width ECE)",
         ),
         (
+            "pooled ECE",
+            |s| unit(s.pooled_ece),
+            "cmdb-1500: one top-label ECE over choice and binary items, the choice ECE term of C",
+        ),
+        (
             "items",
             |s| s.items.to_string(),
             "choice, binary and rating items (multi is outside I/C)",
@@ -70,6 +75,9 @@ fn headline(scopes: &[(&str, &ScopeFigures)]) -> Table {
         "I and C (0-100)".to_string(),
         columns,
         rows.iter()
+            .filter(|(name, ..)| {
+                *name != "pooled ECE" || scopes.iter().any(|(_, s)| s.pooled_ece.is_some())
+            })
             .map(|(name, get, what)| {
                 let mut row = vec![name.to_string()];
                 row.extend(scopes.iter().map(|(_, s)| get(s)));
@@ -84,17 +92,20 @@ fn by_type(s: &ScopeFigures) -> Table {
     let t = &s.types;
     let types = [&t.choice, &t.binary, &t.rating];
     type Get = fn(&TypeFigures) -> String;
-    let rows: [(&str, Get, &str); 11] = [
+    let rows: [(&str, Get, &str); 14] = [
         ("CC", |f| pts(f.cc), "chance-corrected competence, tier-weighted; 0 = chance, 100 = perfect"),
         ("C", |f| pts(f.c), "calibration part: ece_score = max(0, 100(1-2 ECE)), averaged with 100(1-TVD) / 100(1-RPS)"),
-        ("ECE", |f| unit(f.ece), "10 equal-width bins, conditioning; top-label (binary: p_yes vs gold = yes)"),
+        ("ECE", |f| unit(f.ece), "10 equal-width bins, conditioning; its confidence and items are the next two rows"),
+        ("ECE confidence", |f| f.ece_confidence.replace('_', " "), "top label: max q, right when the first arg-max is gold; q yes: against gold = yes"),
+        ("ECE items", |f| format!("{} ({})", f.ece_items, f.ece_scope.replace('_', " ")), "items in ECE and TVD: the type, its hard tier, or the type as a fallback"),
         ("TVD", |f| unit(f.tvd), "mean total variation distance to gold_probs (decision-bench: 1 - q[gold])"),
         ("RPS", |f| unit(f.rps), "rating: ranked probability score against the gold (or gold_probs)"),
-        ("Brier", |f| unit(f.brier), "binary: mean (p_yes - [gold = yes])^2"),
-        ("abstention", |f| unit(f.abstention_rate), "binary: share with 0.2 < p_yes < 0.8, counted wrong"),
+        ("Brier", |f| unit(f.brier), "mean squared error over the options, conditioning (binary: (q_yes - [gold = yes])^2)"),
+        ("NLL", |f| unit(f.nll), "mean -ln q[gold], conditioning"),
+        ("abstention", |f| unit(f.abstention_rate), "binary: share with 0.2 < q_yes < 0.8, counted wrong"),
         ("items", |f| f.items.to_string(), "items of the type"),
         ("invalid", |f| f.invalid.to_string(), "invalid answers (wrong; ratings take the largest error)"),
-        ("with probs", |f| f.ece_items.to_string(), "items with valid probabilities (ECE, RPS, Brier)"),
+        ("with probs", |f| f.prob_items.to_string(), "items with valid probabilities (Brier, NLL, RPS)"),
         ("with gold_probs", |f| f.tvd_items.to_string(), "items in TVD"),
     ];
     Table::text(

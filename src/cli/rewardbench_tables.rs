@@ -116,19 +116,31 @@ fn sections(rb: &RewardBenchFigures) -> Table {
             ]
         })
         .collect();
+    // v1's overall is over its four sections; Prior Sets count only in the weighted row.
+    let four = if rb.version == "rewardbench2" {
+        usize::MAX
+    } else {
+        4
+    };
+    let items = |n: usize| -> u64 { rb.section_items.0.iter().take(n).map(|(_, n)| n).sum() };
     rows.push(vec![
         "overall".to_string(),
         unit(rb.overall),
         board(rb.overall),
-        rb.section_items
-            .0
-            .iter()
-            .map(|(_, n)| n)
-            .sum::<u64>()
-            .to_string(),
+        items(four).to_string(),
         unit(rb.length_baseline),
         String::new(),
     ]);
+    if rb.overall_with_prior_sets.is_some() {
+        rows.push(vec![
+            "overall with prior sets".to_string(),
+            unit(rb.overall_with_prior_sets),
+            board(rb.overall_with_prior_sets),
+            items(usize::MAX).to_string(),
+            "-".to_string(),
+            "(2C + 2CH + 2S + 2R + P) / 9, the first leaderboard's weighting".to_string(),
+        ]);
+    }
     Table::text(
         title.to_string(),
         strings(&[

@@ -9,6 +9,22 @@ fn cell(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
 }
 
+/// One reliability bin: its edges (equal-mass edges are data, so three decimals), count, figures
+/// and Wilson interval.
+fn bin_row(b: &scorelens::metrics::ece::BinReport) -> Vec<String> {
+    let ci = match (b.ci_lo, b.ci_hi) {
+        (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
+        _ => "-".to_string(),
+    };
+    vec![
+        format!("{:.3}-{:.3}", b.lo, b.hi),
+        b.count.to_string(),
+        cell(b.confidence),
+        cell(b.accuracy),
+        ci,
+    ]
+}
+
 fn row(cells: &[&str]) -> Vec<String> {
     cells.iter().map(|s| s.to_string()).collect()
 }
@@ -63,7 +79,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
             both(
                 "ECE",
                 |f| f.ece,
-                "10 equal-width bins, top-label confidence",
+                "10 equal-width bins, confidence q[answer] (max q when the answer is invalid)",
             ),
             both("ECE equal-mass", |f| f.ece_em, "HELM's ece_10_bin"),
             both("Brier", |f| f.brier, "squared error averaged over options"),
@@ -80,22 +96,12 @@ pub fn tables(r: &Report) -> Vec<Table> {
     let bins = Table::text(
         "Reliability (conditioning, equal-width)".to_string(),
         row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
-        c.bins
-            .iter()
-            .map(|b| {
-                let ci = match (b.ci_lo, b.ci_hi) {
-                    (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
-                    _ => "-".to_string(),
-                };
-                vec![
-                    format!("{:.1}-{:.1}", b.lo, b.hi),
-                    b.count.to_string(),
-                    cell(b.confidence),
-                    cell(b.accuracy),
-                    ci,
-                ]
-            })
-            .collect(),
+        c.bins.iter().map(bin_row).collect(),
+    );
+    let bins_em = Table::text(
+        "Reliability (conditioning, equal-mass: HELM's ece_10_bin)".to_string(),
+        row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
+        c.bins_em.iter().map(bin_row).collect(),
     );
     let groups = Table::text(
         "Groups".to_string(),
@@ -116,15 +122,46 @@ pub fn tables(r: &Report) -> Vec<Table> {
     let mut all = vec![headline];
     // Reward-model and graded runs have no probabilities: no empty calibration tables for them.
     if c.items > 0 {
-        all.extend([calibration, bins]);
+        all.extend([calibration, bins, bins_em]);
     }
     // Profile sections (I/C, RewardBench) add their tables here, each from its own module.
     all.splice(1..1, super::ic_tables::tables(r)); // I and C come first, after the headline
     all.splice(1..1, super::rewardbench_tables::tables(r)); // so do a reward model's sections
+    all.splice(1..1, scope(r)); // whether these are the benchmark's figures at all
     all.push(groups);
     all.extend(super::interval_tables::tables(r)); // how sure each figure is
     all.extend(super::source_tables::tables(r)); // how the files were read, the tools' own figures
     all
+}
+
+/// The file's counts against the benchmark's frozen ones, when the profile has them.
+fn scope(r: &Report) -> Option<Table> {
+    let scope = r.scope.as_ref()?;
+    let title = if scope.complete {
+        "Benchmark counts: complete"
+    } else {
+        "Benchmark counts: INCOMPLETE (not the benchmark's figures)"
+    };
+    let rows = scope
+        .expected
+        .0
+        .iter()
+        .zip(&scope.found.0)
+        .map(|((key, want), (_, got))| {
+            let mark = if got == want { "yes" } else { "NO" };
+            vec![
+                key.replace('_', " "),
+                want.to_string(),
+                got.to_string(),
+                mark.to_string(),
+            ]
+        })
+        .collect();
+    Some(Table::text(
+        title.to_string(),
+        row(&["count", "benchmark", "this file", "equal"]),
+        rows,
+    ))
 }
 
 /// Aligned plain text, with a header naming the run.

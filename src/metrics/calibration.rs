@@ -51,7 +51,11 @@ pub struct CalibrationFigures {
     pub epa: Option<f64>,
     pub nll: Option<f64>,
     pub items: u64,
+    /// The ten equal-width bins, empty ones included.
     pub bins: Vec<BinReport>,
+    /// The equal-mass bins of `ece_em` (up to ten, HELM's boundaries; empty without items).
+    #[serde(default)]
+    pub bins_em: Vec<BinReport>,
 }
 
 /// One item's contribution to the calibration figures under one mode.
@@ -173,6 +177,7 @@ impl Calibration {
             nll: mean(self.nll),
             items: self.items,
             bins: self.width.bins(),
+            bins_em: self.mass.bins(),
         }
     }
 }

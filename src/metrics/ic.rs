@@ -5,10 +5,12 @@
 //! the reward-model types are outside I/C). Profiles decide which items reach it and whether choice
 //! TVD is measured against a one-hot gold.
 
+use super::ece::EqualWidth;
+use super::ic_calibration::CalibrationScope;
 use super::ic_figures::{IcFigures, ScopeFigures, Scopes, Types};
-use super::ic_types::{type_part, TypePart, TypeState};
+use super::ic_types::{choice_c, type_part, TypePart, TypeState};
 use super::outcome::outcome;
-use crate::items::{Item, Modality, OptionKind};
+use crate::items::{Item, Modality, OptionKind, Tier};
 use std::collections::BTreeMap;
 
 /// The type weights of `i_weighted`: choice, binary, rating.
@@ -19,6 +21,10 @@ pub const TYPE_WEIGHTS: [f64; 3] = [0.50, 0.25, 0.25];
 pub struct IcOptions {
     /// Measure choice TVD as 1 - q[gold] over every item with valid probabilities (Decision Bench).
     pub one_hot_tvd: bool,
+    /// Only hard-tier items enter I/C (JevBench Hard 111; the profile makes untiered items hard).
+    pub hard_only: bool,
+    /// Which items each type's ECE and TVD cover.
+    pub calibration: CalibrationScope,
 }
 
 /// One item's share of I/C: its type's slot, its modality and its part of the type's state.
@@ -29,21 +35,17 @@ pub struct IcPart {
     part: TypePart,
 }
 
-/// The three types' states over one set of items.
+/// The three types' states over one set of items, and the pooled top-label ECE where the
+/// profile pools choice and binary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScopeState {
     types: [TypeState; 3],
+    pooled: Option<EqualWidth>,
 }
 
 impl Default for ScopeState {
     fn default() -> Self {
-        ScopeState {
-            types: [
-                TypeState::new(OptionKind::Choice),
-                TypeState::new(OptionKind::Binary),
-                TypeState::new(OptionKind::Rating),
-            ],
-        }
+        ScopeState::new(CalibrationScope::default())
     }
 }
 
@@ -56,14 +58,34 @@ fn slot(kind: OptionKind) -> usize {
 }
 
 impl ScopeState {
+    fn new(scope: CalibrationScope) -> Self {
+        ScopeState {
+            types: [
+                TypeState::new(OptionKind::Choice, scope),
+                TypeState::new(OptionKind::Binary, scope),
+                TypeState::new(OptionKind::Rating, scope),
+            ],
+            pooled: (scope == CalibrationScope::Pooled).then(EqualWidth::default),
+        }
+    }
+
     fn add(&mut self, p: &IcPart) {
         if let Some(t) = self.types.get_mut(p.slot) {
             t.add(&p.part);
+        }
+        if let (Some(pooled), Some((x, y))) = (
+            self.pooled.as_mut(),
+            p.part.calibration.and_then(|c| c.pooled),
+        ) {
+            pooled.add(x, y);
         }
     }
 
     fn merge(&mut self, other: &Self) {
         for (a, b) in self.types.iter_mut().zip(other.types.iter()) {
+            a.merge(b);
+        }
+        if let (Some(a), Some(b)) = (self.pooled.as_mut(), other.pooled.as_ref()) {
             a.merge(b);
         }
     }
@@ -75,20 +97,37 @@ impl ScopeState {
             return None;
         }
         let [choice, binary, rating] = &self.types;
-        let types = Types {
+        let mut types = Types {
             choice: choice.finish(),
             binary: binary.finish(),
             rating: rating.finish(),
         };
+        let pooled_ece = self.pooled.as_ref().and_then(EqualWidth::ece);
         let all = [&types.choice, &types.binary, &types.rating];
         let cc: Vec<Option<f64>> = all.iter().map(|t| t.as_ref().and_then(|t| t.cc)).collect();
-        let c: Vec<Option<f64>> = all.iter().map(|t| t.as_ref().and_then(|t| t.c)).collect();
+        let mut c: Vec<Option<f64>> = all.iter().map(|t| t.as_ref().and_then(|t| t.c)).collect();
+        if self.pooled.is_some() {
+            // The pooled ECE is the Choice ECE term (with the choice TVD), and binary items add
+            // no C of their own. A file with binary items and no choice item still has the pooled
+            // part in C, in the choice slot, or its binary calibration would count for nothing.
+            let tvd = types.choice.as_ref().and_then(|t| t.tvd);
+            let part = pooled_ece.map(|e| choice_c(e, tvd));
+            c = vec![part, None, c[2]];
+            if let Some(t) = types.choice.as_mut() {
+                t.c = part;
+            }
+            if let Some(t) = types.binary.as_mut() {
+                t.c = None;
+            }
+        }
         Some(ScopeFigures {
             i: weighted_mean(&cc, &[1.0; 3]),
             i_weighted: weighted_mean(&cc, &TYPE_WEIGHTS),
             c: weighted_mean(&c, &[1.0; 3]),
             items,
             types,
+            pooled_ece,
+            pooled_items: self.pooled.as_ref().map_or(0, EqualWidth::count),
         })
     }
 }
@@ -118,7 +157,9 @@ impl IcAccumulator {
     pub fn new(opts: IcOptions) -> Self {
         IcAccumulator {
             opts,
-            ..IcAccumulator::default()
+            overall: ScopeState::new(opts.calibration),
+            text: ScopeState::new(opts.calibration),
+            image: ScopeState::new(opts.calibration),
         }
     }
 
@@ -132,6 +173,9 @@ impl IcAccumulator {
     /// and replays them (`add`) instead of re-reading items.
     pub fn part(&self, item: &Item) -> Option<IcPart> {
         let o = item.as_option()?;
+        if self.opts.hard_only && item.tier != Some(Tier::Hard) {
+            return None;
+        }
         let credit = outcome(item).credit;
         let at = (item.tier, item.split);
         Some(IcPart {

@@ -36,6 +36,16 @@ pub struct ScopeFigures {
     /// Choice, binary and rating items in scope.
     pub items: u64,
     pub types: Types,
+    /// One top-label ECE over the choice and binary items together, where the profile pools them
+    /// (CMDB-1500); it is then the Choice ECE term of C.
+    pub pooled_ece: Option<f64>,
+    /// Items with valid probabilities in `pooled_ece`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pooled_items: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The three item types that enter I and C.
@@ -60,17 +70,27 @@ pub struct TypeFigures {
     pub tiers: Tiers,
     /// Each split's own tiers and CC, present only when the type has open and sealed items.
     pub splits: Option<Splits>,
-    /// Equal-width 10-bin ECE under conditioning: top-label for choice and rating, on p_yes for binary.
+    /// Equal-width 10-bin ECE under conditioning: top-label for choice and rating, on q_yes for binary.
     pub ece: Option<f64>,
-    /// Items with valid probabilities (those in `ece`, `rps`, `brier`).
+    /// Items with valid probabilities in `ece` (and in `tvd`'s scope).
     pub ece_items: u64,
+    /// The confidence the ECE bins: `top_label` (max q, right when the first arg-max is gold) or
+    /// `q_yes` (the conditioned probability of yes, against gold = yes).
+    pub ece_confidence: String,
+    /// The items `ece` and `tvd` cover: `type` (every item of the type), `hard_tier`, or
+    /// `type_fallback` (the hard tier was asked for and the file has none).
+    pub ece_scope: String,
     /// Mean total variation distance to `gold_probs` (one-hot gold where the profile says so).
     pub tvd: Option<f64>,
     pub tvd_items: u64,
     /// Rating only: mean ranked probability score against the gold (or `gold_probs`).
     pub rps: Option<f64>,
-    /// Binary only: mean (p_yes - [gold = yes])^2 under conditioning.
+    /// Mean Brier under conditioning, averaged over the options (binary: (q_yes - [gold = yes])^2).
     pub brier: Option<f64>,
+    /// Mean -ln(max(q[gold], 1e-15)) under conditioning.
+    pub nll: Option<f64>,
+    /// Items of the type with valid probabilities: those in `brier`, `nll` and `rps`.
+    pub prob_items: u64,
     /// Binary only: share of items whose p_yes lies strictly between 0.2 and 0.8.
     pub abstention_rate: Option<f64>,
 }

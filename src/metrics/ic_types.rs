@@ -1,13 +1,16 @@
 //! One item type's share of I and C (SPEC §5): competence cells per split and tier (`ic_cells`),
-//! and the calibration sums (ECE, TVD, RPS, Brier) pooled over splits and tiers.
+//! and the calibration sums (`ic_calibration`) pooled over splits and tiers.
 
-use super::calibration::confidence;
-use super::ece::EqualWidth;
+use super::ic_calibration::{
+    calibration_terms, conditioned_yes, CalibrationScope, CalibrationTerms, TypeCalibration,
+};
 use super::ic_cells::{tier_index, tiers, weighted_cc, Cell, TIERS};
 use super::ic_figures::{SplitFigures, Splits, TypeFigures};
 use super::rating;
-use super::tvd_rps::{ece_score, one_hot, rps, tvd};
-use crate::items::{Mode, OptionItem, OptionKind, Split, Tier};
+use super::tvd_rps::ece_score;
+use crate::items::{OptionItem, OptionKind, Split, Tier};
+
+pub use super::ic_calibration::yes_index;
 
 /// Binary decisions: yes at p_yes >= 0.8, no at p_yes <= 0.2, both bounds inclusive.
 pub const YES_AT: f64 = 0.8;
@@ -21,19 +24,14 @@ pub enum Decision {
     Invalid,
 }
 
-/// The index of `yes` among a binary item's options (1 in the canonical order).
-pub fn yes_index(o: &OptionItem) -> usize {
-    o.options.iter().position(|l| l == "yes").unwrap_or(1)
-}
-
-/// The binary decision: thresholds on p_yes as the file gives it (after SPEC §2's rescaling of
-/// totals above 1), else the answer itself (a label-only output cannot abstain).
+/// The binary decision: thresholds on the conditioned q_yes, the same value its ECE bins (SPEC §5),
+/// else the answer itself (a label-only output cannot abstain).
 pub fn binary_decision(o: &OptionItem) -> Decision {
     let yes = yes_index(o);
     let no = 1 - yes.min(1);
-    match o.probs.as_ref().and_then(|p| p.p.get(yes)) {
-        Some(&p) if p >= YES_AT => Decision::Label(yes),
-        Some(&p) if p <= NO_AT => Decision::Label(no),
+    match conditioned_yes(o) {
+        Some(q) if q >= YES_AT => Decision::Label(yes),
+        Some(q) if q <= NO_AT => Decision::Label(no),
         Some(_) => Decision::Abstain,
         None => o.answer.map_or(Decision::Invalid, Decision::Label),
     }
@@ -51,19 +49,6 @@ pub struct TypePart {
     pub invalid: bool,
     pub abstained: bool,
     pub calibration: Option<CalibrationTerms>,
-}
-
-/// One item's calibration terms under conditioning (SPEC §5).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CalibrationTerms {
-    /// The binned value: top-label confidence (choice, rating) or p_yes (binary).
-    pub ece_x: f64,
-    /// Its outcome: right (choice, rating) or gold = yes (binary).
-    pub ece_y: f64,
-    /// Rating only: RPS against the gold or `gold_probs`.
-    pub rps: Option<f64>,
-    /// TVD to `gold_probs`, or 1 - q[gold] under one-hot TVD (choice).
-    pub tvd: Option<f64>,
 }
 
 /// One item's part of a type of kind `kind` (see `TypeState::update` for the arguments).
@@ -108,51 +93,6 @@ pub fn type_part(
     }
 }
 
-fn calibration_terms(
-    kind: OptionKind,
-    o: &OptionItem,
-    one_hot_tvd: bool,
-) -> Option<CalibrationTerms> {
-    o.probs
-        .as_ref()?
-        .with_distribution(Mode::Conditioning, |q| terms_of(kind, o, q, one_hot_tvd))
-}
-
-/// `calibration_terms` given the conditioning distribution `q`.
-fn terms_of(kind: OptionKind, o: &OptionItem, q: &[f64], one_hot_tvd: bool) -> CalibrationTerms {
-    let q_gold = q.get(o.gold).copied().unwrap_or(0.0);
-    let (ece_x, ece_y) = match kind {
-        OptionKind::Binary => {
-            let yes = yes_index(o);
-            let p_yes = q.get(yes).copied().unwrap_or(0.0);
-            (p_yes, f64::from(u8::from(o.gold == yes)))
-        }
-        OptionKind::Choice | OptionKind::Rating => {
-            let right = f64::from(u8::from(o.answer == Some(o.gold)));
-            let conf = match o.answer {
-                Some(a) if a < q.len() => confidence(o, q),
-                _ => q.iter().copied().fold(0.0, f64::max),
-            };
-            (conf, right)
-        }
-    };
-    let rps = (kind == OptionKind::Rating).then(|| match &o.gold_probs {
-        Some(g) => rps(q, g),
-        None => rps(q, &one_hot(q.len(), o.gold)),
-    });
-    let tvd = if one_hot_tvd && kind == OptionKind::Choice {
-        Some(1.0 - q_gold)
-    } else {
-        o.gold_probs.as_ref().map(|g| tvd(q, g))
-    };
-    CalibrationTerms {
-        ece_x,
-        ece_y,
-        rps,
-        tvd,
-    }
-}
-
 /// One type's running state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeState {
@@ -162,26 +102,18 @@ pub struct TypeState {
     items: u64,
     invalid: u64,
     abstained: u64,
-    ece: EqualWidth,
-    tvd_sum: f64,
-    tvd_items: u64,
-    rps_sum: f64,
-    brier_sum: f64,
+    calibration: TypeCalibration,
 }
 
 impl TypeState {
-    pub fn new(kind: OptionKind) -> Self {
+    pub fn new(kind: OptionKind, scope: CalibrationScope) -> Self {
         TypeState {
             kind,
             cells: [[Cell::default(); TIERS]; 2],
             items: 0,
             invalid: 0,
             abstained: 0,
-            ece: EqualWidth::default(),
-            tvd_sum: 0.0,
-            tvd_items: 0,
-            rps_sum: 0.0,
-            brier_sum: 0.0,
+            calibration: TypeCalibration::new(kind, scope),
         }
     }
 
@@ -215,18 +147,8 @@ impl TypeState {
         self.items += 1;
         self.invalid += u64::from(p.invalid);
         self.abstained += u64::from(p.abstained);
-        let Some(c) = &p.calibration else { return };
-        self.ece.add(c.ece_x, c.ece_y);
-        if self.kind == OptionKind::Binary {
-            self.brier_sum += (c.ece_x - c.ece_y) * (c.ece_x - c.ece_y);
-        }
-        if let Some(r) = c.rps {
-            self.rps_sum += r;
-        }
-        if let Some(t) = c.tvd {
-            self.tvd_sum += t;
-            self.tvd_items += 1;
-        }
+        let hard = p.tier == tier_index(Some(Tier::Hard));
+        self.calibration.add(p.calibration.as_ref(), hard);
     }
 
     pub fn merge(&mut self, other: &Self) {
@@ -238,11 +160,7 @@ impl TypeState {
         self.items += other.items;
         self.invalid += other.invalid;
         self.abstained += other.abstained;
-        self.ece.merge(&other.ece);
-        self.tvd_sum += other.tvd_sum;
-        self.tvd_items += other.tvd_items;
-        self.rps_sum += other.rps_sum;
-        self.brier_sum += other.brier_sum;
+        self.calibration.merge(&other.calibration);
     }
 
     /// The type's figures; `None` when it has no items.
@@ -271,20 +189,11 @@ impl TypeState {
         } else {
             (weighted_cc(&pooled, self.kind), None)
         };
-        let n = self.ece.count();
-        let mean = |sum: f64, count: u64| (count > 0).then(|| sum / count as f64);
-        let ece = self.ece.ece();
-        let tvd = mean(self.tvd_sum, self.tvd_items);
-        let rps = (self.kind == OptionKind::Rating)
-            .then(|| mean(self.rps_sum, n))
-            .flatten();
+        let cal = self.calibration.finish();
         let c = match self.kind {
-            OptionKind::Choice => ece.map(|e| match tvd {
-                Some(t) => (ece_score(e) + 100.0 * (1.0 - t)) / 2.0,
-                None => ece_score(e),
-            }),
-            OptionKind::Binary => ece.map(ece_score),
-            OptionKind::Rating => match (ece, rps) {
+            OptionKind::Choice => cal.ece.map(|e| choice_c(e, cal.tvd)),
+            OptionKind::Binary => cal.ece.map(ece_score),
+            OptionKind::Rating => match (cal.ece, cal.rps) {
                 (Some(e), Some(r)) => Some((ece_score(e) + 100.0 * (1.0 - r)) / 2.0),
                 _ => None,
             },
@@ -297,14 +206,27 @@ impl TypeState {
             invalid: self.invalid,
             tiers: tiers(&pooled, self.kind),
             splits,
-            ece,
-            ece_items: n,
-            tvd,
-            tvd_items: self.tvd_items,
-            rps,
-            brier: binary.then(|| mean(self.brier_sum, n)).flatten(),
+            ece: cal.ece,
+            ece_items: cal.ece_items,
+            ece_confidence: if binary { "q_yes" } else { "top_label" }.to_string(),
+            ece_scope: cal.ece_scope.to_string(),
+            tvd: cal.tvd,
+            tvd_items: cal.tvd_items,
+            rps: cal.rps,
+            brier: cal.brier,
+            nll: cal.nll,
+            prob_items: cal.prob_items,
             abstention_rate: binary.then(|| self.abstained as f64 / self.items as f64),
         })
+    }
+}
+
+/// The Choice calibration part: the mean of ece_score(E) and 100 (1 - TVD), or the ECE term alone
+/// without a TVD.
+pub fn choice_c(ece: f64, tvd: Option<f64>) -> f64 {
+    match tvd {
+        Some(t) => (ece_score(ece) + 100.0 * (1.0 - t)) / 2.0,
+        None => ece_score(ece),
     }
 }
 

@@ -17,6 +17,7 @@ pub mod ece_em;
 pub mod exact_sum;
 pub mod groups;
 pub mod ic;
+pub mod ic_calibration;
 pub mod ic_cells;
 pub mod ic_figures;
 pub mod ic_types;

@@ -1,6 +1,7 @@
 //! CMDB-1500 (SPEC §7): multi-select items stay outside I/C and get exact-set accuracy and F1;
 //! every figure is given overall and per modality (text, image).
 
+use super::frozen::CMDB_1500;
 use super::ic_common::{IcRules, Scope};
 use super::Profile;
 
@@ -9,9 +10,12 @@ const NOTES: &[&str] = &[
      gold set's probability from the conditional steps; scopes give text and image separately",
 ];
 
+/// CMDB's I/C scope: no tiers, one pooled choice and binary ECE.
+pub const SCOPE: Scope = Scope::PooledNoTiers;
+
 pub static PROFILE: Profile = Profile {
     name: "cmdb-1500",
     describe:
-        "CMDB-1500: I and C, multi-select exact-set accuracy and F1; scopes text / image / overall",
-    rules: || IcRules::boxed("cmdb-1500", Scope::All, NOTES),
+        "CMDB-1500: I and C with one pooled choice+binary ECE, no tiers; multi-select exact-set accuracy and F1; scopes text / image / overall",
+    rules: || IcRules::boxed_frozen("cmdb-1500", SCOPE, NOTES, &CMDB_1500),
 };

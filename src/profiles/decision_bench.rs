@@ -9,8 +9,11 @@ const NOTES: &[&str] = &[
      gold, 1 - q[gold], over the items with valid probabilities",
 ];
 
+/// Decision Bench's I/C scope: every option item as Choice, no tiers, one-hot TVD.
+pub const SCOPE: Scope = Scope::ChoiceNoTiers;
+
 pub static PROFILE: Profile = Profile {
     name: "decision-bench",
     describe: "Decision Bench: every item Choice, no tiers; I and C with one-hot TVD",
-    rules: || IcRules::boxed("decision-bench", Scope::ChoiceNoTiers, NOTES),
+    rules: || IcRules::boxed("decision-bench", SCOPE, NOTES),
 };

@@ -2,9 +2,12 @@
 //! JevBench, Decision Bench and CMDB-1500 profiles differ only in which items they admit, how they
 //! rewrite them, and the notes they add; the figures come from one accumulator.
 
+use super::frozen::{Frozen, FrozenTally};
+use super::ic_notes::calibration_notes;
 use super::{Context, Rules};
 use crate::items::{Body, Item, OptionKind, Tier};
 use crate::metrics::ic::{IcAccumulator, IcOptions};
+use crate::metrics::ic_calibration::CalibrationScope;
 use crate::metrics::ic_cells::{tier_index, TIERS};
 use crate::metrics::multi::MultiAccumulator;
 use crate::report::Report;
@@ -12,13 +15,35 @@ use crate::report::Report;
 /// Which benchmark's scope rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
-    /// Every item as it comes (generic, `jevbench-public-231`, `cmdb-1500`).
+    /// Every item as it comes (generic).
     All,
-    /// Hard tier only; items without a tier are taken as hard (`jevbench-hard-111`).
+    /// Every item; the Choice ECE and TVD over the hard-tier choice items, falling back to every
+    /// choice item when there is none (`jevbench-public-231`).
+    HardChoiceCalibration,
+    /// I/C from the hard tier only; items without a tier are taken as hard; `items` and `metrics`
+    /// still count every item (`jevbench-hard-111`).
     HardOnly,
     /// Every option item scored as Choice without tiers, TVD against the one-hot gold
     /// (`decision-bench`).
     ChoiceNoTiers,
+    /// Tiers ignored; one pooled top-label ECE over choice and binary items per scope, which is
+    /// the Choice ECE term; binary adds no C of its own (`cmdb-1500`).
+    PooledNoTiers,
+}
+
+impl Scope {
+    /// The accumulator options the scope needs.
+    pub fn options(self) -> IcOptions {
+        IcOptions {
+            one_hot_tvd: self == Scope::ChoiceNoTiers,
+            hard_only: self == Scope::HardOnly,
+            calibration: match self {
+                Scope::HardChoiceCalibration => CalibrationScope::HardChoice,
+                Scope::PooledNoTiers => CalibrationScope::Pooled,
+                _ => CalibrationScope::Type,
+            },
+        }
+    }
 }
 
 /// I/C and multi-select accumulators plus the scope's own counts.
@@ -35,23 +60,23 @@ pub struct IcRules {
     rewritten: u64,
     /// Notes the profile adds whenever I/C is reported.
     notes: &'static [&'static str],
+    /// The benchmark's frozen counts, counted over the file as it comes.
+    frozen: Option<FrozenTally>,
 }
 
 const TIER_NAMES: [&str; TIERS] = ["easy", "standard", "judge", "hard", "none"];
 
 impl IcRules {
     pub fn new(name: &'static str, scope: Scope, notes: &'static [&'static str]) -> Self {
-        let opts = IcOptions {
-            one_hot_tvd: scope == Scope::ChoiceNoTiers,
-        };
         IcRules {
             name,
             scope,
-            ic: IcAccumulator::new(opts),
+            ic: IcAccumulator::new(scope.options()),
             multi: MultiAccumulator::default(),
             out_of_scope: [0; TIERS],
             rewritten: 0,
             notes,
+            frozen: None,
         }
     }
 
@@ -63,26 +88,48 @@ impl IcRules {
     ) -> Box<dyn Rules> {
         Box::new(IcRules::new(name, scope, notes))
     }
+
+    /// Boxed, checking the file against the benchmark's frozen counts.
+    pub fn boxed_frozen(
+        name: &'static str,
+        scope: Scope,
+        notes: &'static [&'static str],
+        frozen: &'static Frozen,
+    ) -> Box<dyn Rules> {
+        let mut rules = IcRules::new(name, scope, notes);
+        rules.frozen = Some(FrozenTally::new(frozen));
+        Box::new(rules)
+    }
 }
 
 impl Rules for IcRules {
     fn admit(&mut self, item: &mut Item) -> bool {
+        if let Some(f) = self.frozen.as_mut() {
+            f.add(item);
+        }
+        let in_ic = item.as_option().is_some();
         match self.scope {
-            Scope::All => true,
-            Scope::HardOnly => match item.tier {
-                Some(Tier::Hard) => true,
-                None => {
-                    item.tier = Some(Tier::Hard);
-                    self.rewritten += 1;
-                    true
-                }
-                other => {
-                    if let Some(n) = self.out_of_scope.get_mut(tier_index(other)) {
-                        *n += 1;
+            Scope::All | Scope::HardChoiceCalibration => true,
+            Scope::HardOnly => {
+                match item.tier {
+                    Some(Tier::Hard) => {}
+                    None if in_ic => {
+                        item.tier = Some(Tier::Hard);
+                        self.rewritten += 1;
                     }
-                    false
+                    None => {}
+                    other => {
+                        if let Some(n) = self.out_of_scope.get_mut(tier_index(other)) {
+                            *n += u64::from(in_ic);
+                        }
+                    }
                 }
-            },
+                true
+            }
+            Scope::PooledNoTiers => {
+                self.rewritten += u64::from(item.tier.take().is_some());
+                true
+            }
             Scope::ChoiceNoTiers => {
                 let mut changed = item.tier.take().is_some();
                 if let Body::Option(o) = &mut item.body {
@@ -119,7 +166,7 @@ impl Rules for IcRules {
                 .map(|(n, c)| format!("{n} {c}"))
                 .collect();
             report.notes.push(format!(
-                "{name}: {out} items outside the hard tier ({}) are out of scope and left out of every figure",
+                "{name}: {out} items outside the hard tier ({}) are left out of I/C; `items` and `metrics` count every item of the file",
                 tiers.join(", ")
             ));
         }
@@ -129,11 +176,20 @@ impl Rules for IcRules {
                     "{name}: {} items without a tier are taken as hard",
                     self.rewritten
                 ),
+                Scope::PooledNoTiers => format!(
+                    "{name}: the benchmark has no tier weighting; the tiers of {} items are ignored",
+                    self.rewritten
+                ),
                 _ => format!(
                     "{name}: {} items were scored as choice items without a tier",
                     self.rewritten
                 ),
             });
+        }
+        if let Some(f) = &self.frozen {
+            let (scope, note) = f.finish(name);
+            report.notes.extend(note);
+            report.scope = Some(scope);
         }
         if let Some(f) = &ic {
             report.notes.push(
@@ -142,20 +198,7 @@ impl Rules for IcRules {
                  tier-weighted easy/standard/judge/hard 0.1/0.2/0.3/0.4 over the tiers present"
                     .to_string(),
             );
-            report.notes.push(
-                "ic: C uses conditioning probabilities and 10-bin equal-width ECE mapped to \
-                 max(0, 100(1 - 2 ECE)); choice averages it with 100(1 - TVD), rating with 100(1 - RPS), \
-                 binary bins p_yes against gold = yes"
-                    .to_string(),
-            );
-            if let Some(choice) = &f.overall.types.choice {
-                if choice.ece_items > 0 && choice.tvd_items == 0 {
-                    report.notes.push(
-                        "ic: no choice item has gold_probs, so the choice C is its ECE term alone"
-                            .to_string(),
-                    );
-                }
-            }
+            report.notes.extend(calibration_notes(name, self.scope, f));
             report
                 .notes
                 .extend(self.notes.iter().map(|n| n.to_string()));

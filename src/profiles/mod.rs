@@ -6,8 +6,10 @@
 
 mod cmdb;
 mod decision_bench;
+mod frozen;
 mod generic;
 mod ic_common;
+mod ic_notes;
 mod jevbench;
 pub mod resampling;
 mod rewardbench;
@@ -196,6 +198,7 @@ impl Scorer {
             ic: None,
             multi: None,
             rewardbench: None,
+            scope: None,
             intervals: Default::default(),
             groups: s
                 .groups

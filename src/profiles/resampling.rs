@@ -6,18 +6,17 @@
 //! RewardBench 2 Ties prompt pair (`ref:N` with `tied:N`) is one unit, since the composite scores
 //! the pair.
 
+use super::ic_common::Scope;
 use super::rewardbench_replay::{ties_cluster, RewardBenchReplay};
-use super::{decision_bench, jevbench, rewardbench, rewardbench2, steer, Profile};
+use super::{cmdb, decision_bench, jevbench, rewardbench, rewardbench2, steer, Profile};
 use crate::metrics::bootstrap::{Replay, Sample, Strata};
 use crate::metrics::bootstrap_ic::IcReplay;
 use crate::metrics::bootstrap_summary::SummaryReplay;
-use crate::metrics::ic::IcOptions;
 
 /// An empty sample for a run under `profile`.
 pub fn sample_for(profile: &Profile) -> Sample {
     let summary: Box<dyn Replay> = Box::new(SummaryReplay::default());
-    let ic =
-        |one_hot_tvd| -> Box<dyn Replay> { Box::new(IcReplay::new(IcOptions { one_hot_tvd })) };
+    let ic = |scope: Scope| -> Box<dyn Replay> { Box::new(IcReplay::new(scope.options())) };
     let name = profile.name;
     if name == rewardbench::PROFILE.name {
         let rb: Box<dyn Replay> = Box::new(RewardBenchReplay::v1());
@@ -26,19 +25,21 @@ pub fn sample_for(profile: &Profile) -> Sample {
         let rb: Box<dyn Replay> = Box::new(RewardBenchReplay::v2());
         let units = "item (a Ties ref:N / tied:N prompt pair is one unit)";
         Sample::new(Strata::Group, Some(ties_cluster), units, vec![summary, rb])
-    } else if name == jevbench::PUBLIC_231.name || name == jevbench::HARD_111.name {
-        Sample::new(
-            Strata::SplitTypeTier,
-            None,
-            "item",
-            vec![summary, ic(false)],
-        )
+    } else if name == jevbench::PUBLIC_231.name {
+        let ic = ic(jevbench::PUBLIC_231_SCOPE);
+        Sample::new(Strata::SplitTypeTier, None, "item", vec![summary, ic])
+    } else if name == jevbench::HARD_111.name {
+        let ic = ic(jevbench::HARD_111_SCOPE);
+        Sample::new(Strata::SplitTypeTier, None, "item", vec![summary, ic])
     } else if name == decision_bench::PROFILE.name {
-        Sample::new(Strata::Group, None, "item", vec![summary, ic(true)])
+        let ic = ic(decision_bench::SCOPE);
+        Sample::new(Strata::Group, None, "item", vec![summary, ic])
+    } else if name == cmdb::PROFILE.name {
+        Sample::new(Strata::Group, None, "item", vec![summary, ic(cmdb::SCOPE)])
     } else if name == steer::PROFILE.name {
         Sample::new(Strata::Group, None, "item", vec![summary])
     } else {
-        // generic, cmdb-1500: the general figures and I/C.
-        Sample::new(Strata::Group, None, "item", vec![summary, ic(false)])
+        // generic: the general figures and I/C.
+        Sample::new(Strata::Group, None, "item", vec![summary, ic(Scope::All)])
     }
 }

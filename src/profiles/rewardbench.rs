@@ -1,6 +1,7 @@
 //! RewardBench v1 (SPEC §6): pair accuracy per subset, four sections weighted by the official
 //! example counts and summed in the official order, so that they equal the leaderboard to the bit.
 
+use super::frozen::{check, REWARDBENCH};
 use super::rewardbench_common::{list, subset_of, warn, Sources, Tally};
 use super::{Context, Profile, Rules};
 use crate::items::{Body, Item};
@@ -150,6 +151,7 @@ impl Rules for RewardBench {
             ));
         }
         let overall = overall(&sections, |s| s.score);
+        let with_prior = overall_with_prior(&sections, |s| s.score);
         let length_baseline = overall_length(&sections);
         if self.tally.judged > 0 {
             notes.push(format!(
@@ -166,7 +168,14 @@ impl Rules for RewardBench {
         }
         self.tally.notes("RewardBench", report);
         report.notes.extend(notes);
-        report.rewardbench = Some(figures(
+        if report.items > 0 {
+            // Counted from the items; a file of the tool's own aggregates holds the benchmark's
+            // figures, not its items, and has nothing to count.
+            let (scope, note) = frozen_scope(&subsets);
+            report.notes.extend(note);
+            report.scope = Some(scope);
+        }
+        let mut f = figures(
             "rewardbench",
             sections,
             subsets,
@@ -175,8 +184,29 @@ impl Rules for RewardBench {
             length_baseline,
             margins,
             self.tally.judged,
-        ));
+        );
+        f.overall_with_prior_sets = with_prior;
+        report.rewardbench = Some(f);
     }
+}
+
+/// The file's items per subset of the table against the benchmark's counts.
+fn frozen_scope(subsets: &[SubsetFigures]) -> (crate::report::ScopeCheck, Option<String>) {
+    let per: Vec<u64> = REWARDBENCH
+        .expected
+        .iter()
+        .skip(1)
+        .map(|(name, _)| {
+            subsets
+                .iter()
+                .filter(|f| f.name == *name && f.source == "items")
+                .map(|f| f.items)
+                .sum()
+        })
+        .collect();
+    let mut found = vec![per.iter().sum()];
+    found.extend(per);
+    check(&REWARDBENCH, "rewardbench", &found)
 }
 
 /// `Some` of every mapped value when each figure has one.
@@ -204,17 +234,41 @@ fn section(
     }
 }
 
-/// (C + CH + S + R) / 4, or (2C + 2CH + 2S + 2R + P) / 9 with Prior Sets, added in that order;
-/// null when a section is.
+/// (C + CH + S + R) / 4, added in that order, always: the benchmark averages its four
+/// categories. Null when a section is.
 fn overall(
     sections: &[SectionFigures],
     value: impl Fn(&SectionFigures) -> Option<f64>,
 ) -> Option<f64> {
-    let four: Vec<f64> = sections.iter().take(4).map(&value).collect::<Option<_>>()?;
-    let [c, ch, s, r] = four[..] else { return None };
-    match sections.get(4) {
-        None => Some((c + ch + s + r) / 4.0),
-        Some(p) => Some((2.0 * c + 2.0 * ch + 2.0 * s + 2.0 * r + value(p)?) / 9.0),
+    let four: Vec<Option<f64>> = sections.iter().take(4).map(&value).collect();
+    overall_of(&four)
+}
+
+/// The first leaderboard's weighting with Prior Sets, (2C + 2CH + 2S + 2R + P) / 9, added in that
+/// order; null without Prior Sets or when any of the five is null.
+fn overall_with_prior(
+    sections: &[SectionFigures],
+    value: impl Fn(&SectionFigures) -> Option<f64>,
+) -> Option<f64> {
+    let five: Vec<Option<f64>> = sections.iter().take(5).map(&value).collect();
+    overall_with_prior_of(&five)
+}
+
+/// `overall` over section scores in the official order.
+pub(super) fn overall_of(sections: &[Option<f64>]) -> Option<f64> {
+    match sections {
+        [Some(c), Some(ch), Some(s), Some(r), ..] => Some((c + ch + s + r) / 4.0),
+        _ => None,
+    }
+}
+
+/// `overall_with_prior` over section scores in the official order, Prior Sets fifth.
+pub(super) fn overall_with_prior_of(sections: &[Option<f64>]) -> Option<f64> {
+    match sections {
+        [Some(c), Some(ch), Some(s), Some(r), Some(p)] => {
+            Some((2.0 * c + 2.0 * ch + 2.0 * s + 2.0 * r + p) / 9.0)
+        }
+        _ => None,
     }
 }
 
@@ -243,6 +297,7 @@ pub(super) fn figures(
         subset_details: subsets,
         unknown_subsets: unknown,
         ties: None,
+        overall_with_prior_sets: None,
         margins,
         length_baseline,
         judged_items: judged,

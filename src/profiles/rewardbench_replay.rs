@@ -6,6 +6,7 @@
 //! replay follows the profile's own choices. Sections are summed in the official order with the
 //! same helpers, so all weights 1 gives the report's numbers to the bit.
 
+use super::rewardbench::{overall_of, overall_with_prior_of};
 use super::rewardbench2::TIES;
 use super::rewardbench_common::subset_of;
 use crate::items::{Body, Item};
@@ -173,6 +174,9 @@ impl Replay for RewardBenchReplay {
             .map(|s| format!("rewardbench.sections.{}", s.name))
             .collect();
         names.push("rewardbench.overall".to_string());
+        if self.with_prior() {
+            names.push("rewardbench.overall_with_prior_sets".to_string());
+        }
         names
     }
 
@@ -209,6 +213,9 @@ impl Replay for RewardBenchReplay {
             .collect();
         out.extend(sections.iter().copied());
         out.push(self.overall(&sections));
+        if self.with_prior() {
+            out.push(overall_with_prior_of(&sections));
+        }
     }
 }
 
@@ -233,17 +240,18 @@ impl RewardBenchReplay {
         ties.finish().score
     }
 
-    /// v1: (C + CH + S + R) / 4, or (2C + 2CH + 2S + 2R + P) / 9 with Prior Sets; v2: the mean
-    /// of the six subsets. Null when a section is.
+    /// v1: (C + CH + S + R) / 4, with or without Prior Sets; v2: the mean of the six subsets.
+    /// Null when a section is.
     fn overall(&self, sections: &[Option<f64>]) -> Option<f64> {
-        let all: Vec<f64> = sections.iter().copied().collect::<Option<_>>()?;
         if self.v2 {
+            let all: Vec<f64> = sections.iter().copied().collect::<Option<_>>()?;
             return (all.len() == 6).then(|| mean_in_order(all)).flatten();
         }
-        match all[..] {
-            [c, ch, s, r] => Some((c + ch + s + r) / 4.0),
-            [c, ch, s, r, p] => Some((2.0 * c + 2.0 * ch + 2.0 * s + 2.0 * r + p) / 9.0),
-            _ => None,
-        }
+        overall_of(sections)
+    }
+
+    /// v1 with a fifth section, Prior Sets.
+    fn with_prior(&self) -> bool {
+        !self.v2 && self.sections.len() == 5
     }
 }

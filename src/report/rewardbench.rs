@@ -16,7 +16,11 @@ pub struct RewardBenchFigures {
     pub sections: Ordered<Option<f64>>,
     /// Subset name to score: the benchmark's subsets in table order, then any others.
     pub subsets: Ordered<Option<f64>>,
+    /// v1: (Chat + Chat Hard + Safety + Reasoning) / 4, always; v2: the mean of the six subsets.
     pub overall: Option<f64>,
+    /// v1 with Prior Sets present: the first leaderboard's (2C + 2CH + 2S + 2R + P) / 9; null
+    /// otherwise, or when any of the five is null.
+    pub overall_with_prior_sets: Option<f64>,
     /// Items behind each section.
     pub section_items: Ordered<u64>,
     pub section_details: Vec<SectionFigures>,

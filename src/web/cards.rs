@@ -52,7 +52,10 @@ fn cards(s: &Scored) -> Vec<Card> {
         out.push(card("c", "C", Kind::Points, plain(ic.overall.c, "ic.c"), "Calibration, 0 to 100: the mean over item types of ECE and distribution scores (TVD, RPS) turned into points (SPEC §5)."));
     }
     if let Some(rb) = s.report.rewardbench.as_ref() {
-        out.push(card("rb-overall", "RewardBench", Kind::Share, plain(rb.overall, "rewardbench.overall"), "RewardBench's overall score: the mean of the section scores, as the official leaderboard computes it."));
+        out.push(card("rb-overall", "RewardBench", Kind::Share, plain(rb.overall, "rewardbench.overall"), "RewardBench's overall score: the mean of its four sections (Chat, Chat Hard, Safety, Reasoning), as the benchmark computes it."));
+        if rb.overall_with_prior_sets.is_some() {
+            out.push(card("rb-overall-prior", "With prior sets", Kind::Share, plain(rb.overall_with_prior_sets, "rewardbench.overall_with_prior_sets"), "The first leaderboard's weighting with Prior Sets: (2 Chat + 2 Chat Hard + 2 Safety + 2 Reasoning + Prior Sets) / 9."));
+        }
         for (i, sec) in rb.section_details.iter().enumerate() {
             out.push(Card {
                 key: format!("rb-section-{i}"),

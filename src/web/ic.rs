@@ -40,7 +40,19 @@ fn tier_rows(tiers: &Tiers) -> impl IntoView {
 fn type_rows(name: &'static str, t: &TypeFigures) -> impl IntoView {
     let mut parts = Vec::new();
     if let Some(e) = t.ece {
-        parts.push(format!("ECE {}", fmt::show(Some(e), Kind::Score)));
+        let of = match t.ece_confidence.as_str() {
+            "q_yes" => "on q_yes",
+            _ => "top-label",
+        };
+        let over = match t.ece_scope.as_str() {
+            "hard_tier" => format!(", {} hard-tier items", fmt::count(t.ece_items)),
+            "type_fallback" => ", every item: no hard-tier item".to_string(),
+            _ => String::new(),
+        };
+        parts.push(format!(
+            "ECE {} ({of}{over})",
+            fmt::show(Some(e), Kind::Score)
+        ));
     }
     if let Some(v) = t.tvd {
         parts.push(format!("TVD {}", fmt::show(Some(v), Kind::Score)));
@@ -50,6 +62,9 @@ fn type_rows(name: &'static str, t: &TypeFigures) -> impl IntoView {
     }
     if let Some(v) = t.brier {
         parts.push(format!("Brier {}", fmt::show(Some(v), Kind::Score)));
+    }
+    if let Some(v) = t.nll {
+        parts.push(format!("NLL {}", fmt::show(Some(v), Kind::Score)));
     }
     if let Some(v) = t.abstention_rate {
         parts.push(format!("abstains {}", fmt::show(Some(v), Kind::Share)));
@@ -131,7 +146,15 @@ pub fn Ic(ic: IcFigures) -> impl IntoView {
                 " · C " <strong data-figure="ic.c" data-value=fmt::exact(o.c)>{fmt::show(o.c, Kind::Points)}</strong>
                 <span class="muted">{format!(" · {} items of choice, binary and rating type", fmt::count(o.items))}</span>
             </p>
+            {o.pooled_ece.map(|e| view! {
+                <p class="small">
+                    "Pooled ECE (choice and binary together, top-label) "
+                    <strong data-figure="ic.pooled_ece" data-value=fmt::exact(Some(e))>{fmt::show(Some(e), Kind::Score)}</strong>
+                    <span class="muted">{format!(" over {} items: the choice ECE term of C; binary adds no C of its own.", fmt::count(o.pooled_items))}</span>
+                </p>
+            })}
             {scope_table(o)}
+            <p class="muted small">"Inside I/C the choice and rating ECE are top-label (max q, right when the first arg-max is gold); binary decides and bins on the conditioned q_yes. The calibration panels below use q[answer]."</p>
             {scopes}
             {out_of_scope}
         </section>

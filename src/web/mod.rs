@@ -44,6 +44,8 @@ pub mod report_view;
 #[cfg(feature = "ui")]
 pub mod rewardbench;
 #[cfg(feature = "ui")]
+pub mod scope_notice;
+#[cfg(feature = "ui")]
 pub mod state;
 #[cfg(feature = "ui")]
 mod tables;

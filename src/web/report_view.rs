@@ -14,6 +14,7 @@ use super::notes::Notes;
 use super::protocol::Scored;
 use super::reliability::{Reliability, Series};
 use super::rewardbench::RewardBench;
+use super::scope_notice::ScopeNotice;
 use super::state::{use_state, AppState, Binning, Boot, Reading};
 use super::tables;
 use super::toggles::{BinningToggle, ReadingToggle};
@@ -101,6 +102,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
                     <BinningToggle />
                 </div>
             })}
+            <ScopeNotice report=report.clone() />
             <div class="cards" data-testid="cards">
                 <Cards scored=scored.clone() run=id />
             </div>

@@ -161,6 +161,10 @@ pub fn RewardBench(rb: RewardBenchFigures, intervals: Intervals) -> impl IntoVie
             <h3>{if rb.version == "rewardbench2" { "RewardBench 2" } else { "RewardBench" }}</h3>
             <p class="counts">
                 "Overall " <strong data-figure="rewardbench.overall" data-value=fmt::exact(rb.overall)>{fmt::show(rb.overall, Kind::Share)}</strong>
+                {rb.overall_with_prior_sets.map(|v| view! {
+                    " · with prior sets " <strong data-figure="rewardbench.overall_with_prior_sets" data-value=fmt::exact(Some(v))>{fmt::show(Some(v), Kind::Share)}</strong>
+                    <span class="muted small">" ((2C + 2CH + 2S + 2R + P) / 9, the first leaderboard's weighting)"</span>
+                })}
             </p>
             <div class="scroll">
                 <table class="figures">

@@ -3,7 +3,7 @@
 
 use super::protocol::Scored;
 use crate::metrics::calibration::CalibrationFigures;
-use crate::table::Table;
+use crate::table::{Cell, Table};
 use crate::Report;
 
 fn cols(names: &[&str]) -> Vec<String> {
@@ -77,17 +77,62 @@ pub fn report_tables(s: &Scored) -> Vec<Table> {
             vec!["outside_mass".into(), m.outside_mass.into()],
         ],
     }];
+    if let Some(scope) = &r.scope {
+        out.push(Table {
+            title: format!(
+                "Benchmark counts ({})",
+                if scope.complete {
+                    "complete"
+                } else {
+                    "incomplete: not the benchmark's figures"
+                }
+            ),
+            columns: cols(&["count", "benchmark", "this file"]),
+            rows: scope
+                .expected
+                .0
+                .iter()
+                .zip(&scope.found.0)
+                .map(|((k, want), (_, got))| vec![k.clone().into(), (*want).into(), (*got).into()])
+                .collect(),
+        });
+    }
+    if let Some(rb) = &r.rewardbench {
+        let mut rows: Vec<Vec<Cell>> = rb
+            .section_details
+            .iter()
+            .map(|s| vec![s.name.clone().into(), s.score.into(), s.items.into()])
+            .collect();
+        rows.push(vec!["overall".into(), rb.overall.into(), Cell::Num(None)]);
+        if rb.overall_with_prior_sets.is_some() {
+            rows.push(vec![
+                "overall_with_prior_sets".into(),
+                rb.overall_with_prior_sets.into(),
+                Cell::Num(None),
+            ]);
+        }
+        out.push(Table {
+            title: "RewardBench".to_string(),
+            columns: cols(&["section", "score", "items"]),
+            rows,
+        });
+    }
     if let Some(ic) = &r.ic {
         let o = &ic.overall;
+        let mut rows = vec![
+            vec!["i".into(), o.i.into()],
+            vec!["i_weighted".into(), o.i_weighted.into()],
+            vec!["c".into(), o.c.into()],
+        ];
+        if o.pooled_ece.is_some() {
+            rows.push(vec!["pooled_ece".into(), o.pooled_ece.into()]);
+        }
         out.push(Table {
             title: "I and C".to_string(),
             columns: cols(&["figure", "value"]),
-            rows: vec![
-                vec!["i".into(), o.i.into()],
-                vec!["i_weighted".into(), o.i_weighted.into()],
-                vec!["c".into(), o.c.into()],
-            ],
+            rows,
         });
+        out.push(ic_types(o));
     }
     out.push(calibration(r));
     out.push(bins("conditioning", &r.conditioning));
@@ -110,4 +155,53 @@ pub fn report_tables(s: &Scored) -> Vec<Table> {
             .collect(),
     });
     out
+}
+
+/// Each I/C type's parts, one row per type.
+fn ic_types(o: &crate::metrics::ic_figures::ScopeFigures) -> Table {
+    let t = &o.types;
+    let rows = [
+        ("choice", &t.choice),
+        ("binary", &t.binary),
+        ("rating", &t.rating),
+    ]
+    .into_iter()
+    .filter_map(|(name, f)| f.as_ref().map(|f| (name, f)))
+    .map(|(name, f)| {
+        vec![
+            name.into(),
+            f.items.into(),
+            f.cc.into(),
+            f.c.into(),
+            f.ece.into(),
+            f.ece_confidence.clone().into(),
+            f.ece_scope.clone().into(),
+            f.ece_items.into(),
+            f.tvd.into(),
+            f.rps.into(),
+            f.brier.into(),
+            f.nll.into(),
+            f.abstention_rate.into(),
+        ]
+    })
+    .collect();
+    Table {
+        title: "I and C by type".to_string(),
+        columns: cols(&[
+            "type",
+            "items",
+            "cc",
+            "c",
+            "ece",
+            "ece_confidence",
+            "ece_scope",
+            "ece_items",
+            "tvd",
+            "rps",
+            "brier",
+            "nll",
+            "abstention_rate",
+        ]),
+        rows,
+    }
 }

@@ -99,6 +99,18 @@ export async function checkShown(page, r) {
       assert.ok(same(await value(page, `[data-figure="ic.${t}.cc"]`), f.cc, `ic.${t}.cc`), `ic.${t}.cc`);
       assert.ok(same(await value(page, `[data-figure="ic.${t}.c"]`), f.c, `ic.${t}.c`), `ic.${t}.c`);
     }
+    if (r.ic.pooled_ece !== null) {
+      await figure(page, '[data-testid=ic] [data-figure="ic.pooled_ece"]', r.ic.pooled_ece, 'ic.pooled_ece');
+    } else {
+      assert.equal(await page.$('[data-figure="ic.pooled_ece"]'), null, 'no pooled ECE without one');
+    }
+  }
+  // The frozen-count notice: there exactly when the report has a scope, saying whether it is complete.
+  const notice = await page.$('[data-testid=scope]');
+  assert.equal(notice !== null, r.scope !== null, 'scope notice shown exactly when the report has a scope');
+  if (r.scope) {
+    assert.equal(await notice.getAttribute('data-complete'), String(r.scope.complete), 'scope completeness');
+    if (!r.scope.complete) assert.match(await notice.textContent(), /This file holds .* these are not the benchmark's/);
   }
 }
 
@@ -107,6 +119,11 @@ async function checkBenchmarks(page, r) {
   if (r.rewardbench) {
     const rb = r.rewardbench;
     await figure(page, '[data-figure="rewardbench.overall"]', rb.overall, 'rewardbench.overall');
+    if (rb.overall_with_prior_sets !== null) {
+      await figure(page, '[data-figure="rewardbench.overall_with_prior_sets"]', rb.overall_with_prior_sets, 'rewardbench.overall_with_prior_sets');
+    } else {
+      assert.equal(await page.$('[data-figure="rewardbench.overall_with_prior_sets"]'), null, 'no prior-sets overall without prior sets');
+    }
     for (const [name, v] of Object.entries(rb.sections)) {
       await figure(page, `[data-testid=rewardbench] tr[data-section="${name}"] td[data-figure]`, v, `section ${name}`);
     }

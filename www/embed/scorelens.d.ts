@@ -4,7 +4,8 @@ import type { Input, Named, Report, ScoreOptions } from './scorelens_wasm.js';
 
 export type {
   Bin, Calibration, FileSummary, GroupFigures, IcFigures, IcType, Input, InputFile, Intervals,
-  Metrics, Named, Problem, Report, Reported, RewardBenchFigures, ScoreOptions, ScorelensError,
+  Metrics, Named, Problem, Report, Reported, RewardBenchFigures, ScopeCheck, ScoreOptions,
+  ScorelensError,
 } from './scorelens_wasm.js';
 
 /**

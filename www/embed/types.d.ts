@@ -54,8 +54,17 @@ export interface Report {
   ic: IcFigures | null;
   multi: { [key: string]: unknown } | null;
   rewardbench: RewardBenchFigures | null;
+  /** Whether the file holds the benchmark's frozen counts; null for profiles without them. */
+  scope: ScopeCheck | null;
   groups: GroupFigures[];
   intervals: Intervals;
+}
+
+/** A benchmark's frozen counts against the file's (SPEC §7), in the same key order. */
+export interface ScopeCheck {
+  complete: boolean;
+  expected: { [count: string]: number };
+  found: { [count: string]: number };
 }
 
 export interface FileSummary {
@@ -94,7 +103,10 @@ export interface Calibration {
   epa: number | null;
   nll: number | null;
   items: number;
+  /** The ten equal-width bins. */
   bins: Bin[];
+  /** The equal-mass bins behind `ece_em` (up to ten; empty without items). */
+  bins_em: Bin[];
 }
 
 export interface Bin {
@@ -115,6 +127,10 @@ export interface IcFigures {
   c: number | null;
   items: number;
   types: { choice: IcType | null; binary: IcType | null; rating: IcType | null };
+  /** CMDB-1500: one top-label ECE over choice and binary items, the Choice ECE term of C. */
+  pooled_ece: number | null;
+  /** Items with valid probabilities in `pooled_ece`; present only when it is nonzero. */
+  pooled_items?: number;
   scopes: { text: { [key: string]: unknown } | null; image: { [key: string]: unknown } | null };
   out_of_scope?: { [tier: string]: number };
 }
@@ -125,6 +141,18 @@ export interface IcType {
   c: number | null;
   items: number;
   invalid: number;
+  /** Top-label ECE (choice, rating) or the ECE of q_yes (binary), conditioning, 10 bins. */
+  ece: number | null;
+  ece_items: number;
+  /** The confidence the ECE bins. */
+  ece_confidence: "top_label" | "q_yes";
+  /** The items the ECE and TVD cover. */
+  ece_scope: "type" | "hard_tier" | "type_fallback";
+  /** Brier averaged over the options, every item of the type with valid probabilities. */
+  brier: number | null;
+  /** Mean -ln max(q[gold], 1e-15), the same items as `brier`. */
+  nll: number | null;
+  prob_items: number;
   [key: string]: unknown;
 }
 
@@ -132,7 +160,10 @@ export interface RewardBenchFigures {
   version: string;
   sections: { [section: string]: number | null };
   subsets: { [subset: string]: number | null };
+  /** v1: the mean of the four sections, always; v2: the mean of the six subsets. */
   overall: number | null;
+  /** v1 with Prior Sets: (2C + 2CH + 2S + 2R + P) / 9; null otherwise. */
+  overall_with_prior_sets: number | null;
   section_items: { [section: string]: number };
   section_details: { [key: string]: unknown }[];
   subset_details: { [key: string]: unknown }[];
