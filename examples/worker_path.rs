@@ -1,4 +1,4 @@
-//! Times the browser worker's code path natively (issue 9): `Session` fed as src/bin/worker.rs
+//! Times the browser worker's code path natively (issue 9): `Session` fed as src/bin/worker/main.rs
 //! feeds it (seen ids sized from the file, canonical JSON Lines in blocks, 8 MiB chunks), with
 //! and without the explorer's records and the bootstrap sample, the variants run alternately.
 //! `cargo run --release --example worker_path -- FILE [ROUNDS]`; prints each variant's median

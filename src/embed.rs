@@ -17,12 +17,6 @@ mod style;
 mod views;
 mod widget;
 
-// The app's components, compiled into the lib a second time for the widget. The app's own
-// screens (its page, the worker client, the explorer) are unused here; the linker leaves them out.
-#[allow(dead_code)]
-#[path = "web/mod.rs"]
-mod web;
-
 pub use api::{formats, profiles, score, version};
 /// What the panic hook does, callable without panicking: the panic test needs it, since a real
 /// panic would stop its own test runner.

@@ -514,5 +514,4 @@ fn labels(item: &Item) -> (String, Option<String>) {
 }
 
 #[cfg(test)]
-#[path = "explore_tests.rs"]
 mod tests;

@@ -144,6 +144,19 @@ impl Probs {
     }
 }
 
+/// The credit of a best-of-n item's scores (SPEC §3, §6): with M the maximum score, 1/|{i: s_i = M}| when the first
+/// (correct) candidate attains M, else 0. Only the first candidate is credited, as SPEC and the
+/// official scorer do, even when a row lists several correct candidates (the Ties subset has its
+/// own composite for those). Here with the item, as the arg-max is, since a reader checks the
+/// `results` its tool wrote against it and the metrics score with it.
+pub fn best_of_n_credit(scores: &[f64]) -> f64 {
+    let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    match scores.first() {
+        Some(&first) if first == max => 1.0 / scores.iter().filter(|&&s| s == max).count() as f64,
+        _ => 0.0,
+    }
+}
+
 /// Index of the largest value, ties to the first (NaN is never larger); 0 for an empty slice.
 /// The index and the running maximum are picked by a select, not a branch: which option is
 /// largest is the item's data, so a branch was mispredicted about once an item (issue 9).
@@ -234,7 +247,7 @@ pub struct Item {
     pub id: ShortStr,
     /// 1-based line (or array element) the item came from, for warnings and the explorer.
     pub line: Option<u64>,
-    /// Shared: a reader gives the items of one group one copy of its name (`canonical_item::Labels`),
+    /// Shared: a reader gives the items of one group one copy of its name (`canonical::item::Labels`),
     /// and `Groups` knows a name it has seen by its address (issue 9).
     pub group: Option<Arc<str>>,
     pub tier: Option<Tier>,

@@ -7,26 +7,28 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod compare;
-pub mod csv_cell;
 pub mod explore;
 pub mod formats;
 pub mod id_set;
 pub mod item_check;
 pub mod items;
-pub mod markdown;
 pub mod math;
 pub mod metrics;
 pub mod probs;
 pub mod profiles;
 pub mod report;
+pub mod reported;
 pub mod session;
 pub mod short;
+pub mod table;
 pub mod warning;
 
-// The widget and its JavaScript API (wasm32 only). It includes the app's components from src/web,
-// which name this crate `scorelens` as the app bin does.
-#[cfg(all(target_arch = "wasm32", feature = "embed"))]
-extern crate self as scorelens;
+// The browser app's page (feature `ui`, Leptos) and the protocol its worker speaks (feature `web`),
+// for the app and worker bins and the widget (wasm32 only).
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
+pub mod web;
+
+// The widget and its JavaScript API (wasm32 only), drawn with the app's components.
 #[cfg(all(target_arch = "wasm32", feature = "embed"))]
 pub mod embed;
 

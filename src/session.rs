@@ -2,15 +2,16 @@
 //! `finish` gives the report. The CLI, the worker and the embed API all drive this.
 
 use crate::explore::Explorer;
-use crate::formats::canonical_chunks::{self, Block, Event};
-use crate::formats::canonical_item::Labels;
-use crate::formats::{self, Format, Meta, Reader, Reported, Shelf, Sink};
+use crate::formats::canonical::chunks::{self, Block, Event};
+use crate::formats::canonical::item::Labels;
+use crate::formats::{self, Format, Meta, Reader, Shelf, Sink};
 use crate::id_set::{IdHash, IdSet};
 use crate::items::Item;
 use crate::metrics::bootstrap::{BootstrapOptions, Sample};
 use crate::profiles::resampling;
 use crate::profiles::{Context, Profile, Scorer};
 use crate::report::{FileSummary, Report};
+use crate::reported::{Reported, TextLengths};
 use crate::warning::Warning;
 use crate::Error;
 
@@ -89,7 +90,7 @@ pub struct Session {
 #[derive(Debug, Default)]
 struct LineFeed {
     name: String,
-    stream: canonical_chunks::Stream,
+    stream: chunks::Stream,
     /// The block being replayed; its lists keep their memory from block to block.
     block: Block,
     /// The option lists and group names of the blocks read so far.
@@ -219,7 +220,7 @@ impl Session {
     }
 
     /// Whether the file just begun, whose first bytes are `head`, is canonical JSON Lines: the
-    /// layout whose blocks of lines may be read on their own (`canonical_chunks`).
+    /// layout whose blocks of lines may be read on their own (`formats::canonical::chunks`).
     fn canonical_lines(&self, head: &[u8]) -> bool {
         self.reader.is_some()
             && self
@@ -227,7 +228,7 @@ impl Session {
                 .file
                 .as_ref()
                 .is_some_and(|f| f.format == formats::canonical::Canonical.name())
-            && canonical_chunks::is_lines(head)
+            && chunks::is_lines(head)
     }
 
     /// The blocks of whole lines that `chunk` completes, read and replayed in order; with no
@@ -241,7 +242,7 @@ impl Session {
             before,
         } = lines;
         let mut each = |part: &[u8]| {
-            canonical_chunks::read_block_with(name, part, block, labels);
+            chunks::read_block_with(name, part, block, labels);
             self.replay_in_place(block, *before);
             *before += block.lines;
         };
@@ -264,7 +265,7 @@ impl Session {
     }
 
     /// Starts a whole file for block reading: true when it is canonical JSON Lines, whose blocks
-    /// of lines (`canonical_chunks::split`, `read_block`) may then be read in any order, on any
+    /// of lines (`chunks::split`, `read_block`) may then be read in any order, on any
     /// thread, and given to `replay` in file order; false when the caller must `feed` it instead.
     pub fn begin_blocks(&mut self, name: &str, bytes: &[u8]) -> bool {
         self.begin_blocks_of(name, &bytes[..bytes.len().min(formats::HEAD)], bytes.len())
@@ -311,7 +312,7 @@ impl Session {
     }
 
     /// `replay`, leaving the events in `block`: the CLI hands it back to a worker, which frees
-    /// the items it allocated and fills the lists again (`canonical_chunks::read_block_into`).
+    /// the items it allocated and fills the lists again (`chunks::read_block_into`).
     pub fn replay_in_place(&mut self, block: &mut Block, lines_before: u64) {
         let shift = |line: Option<u64>| line.map(|l| l + lines_before);
         let mut items = 0;
@@ -349,8 +350,8 @@ impl Session {
     pub fn read_blocks(&mut self, name: &str, bytes: &[u8], size: usize) {
         if self.begin_blocks(name, bytes) {
             let (mut before, mut labels, mut block) = (0, Labels::default(), Block::default());
-            for part in canonical_chunks::split(bytes, size) {
-                canonical_chunks::read_block_with(name, part, &mut block, &mut labels);
+            for part in chunks::split(bytes, size) {
+                chunks::read_block_with(name, part, &mut block, &mut labels);
                 self.replay_in_place(&mut block, before);
                 before += block.lines;
             }
@@ -582,6 +583,11 @@ impl Sink for State {
 
     fn reported(&mut self, figure: Reported) {
         self.reported.push(figure);
+    }
+
+    fn lengths(&mut self, lengths: TextLengths) {
+        // The file being read is the next one of `files`.
+        self.ctx.texts.push((self.files.len(), lengths));
     }
 
     fn shelf(&mut self) -> &mut Shelf {

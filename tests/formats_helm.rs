@@ -49,7 +49,7 @@ fn helm_stat(dir: &str, name: &str) -> f64 {
         .unwrap()
 }
 
-fn reported<'r>(r: &'r Report, name: &str) -> Option<&'r scorelens::formats::Reported> {
+fn reported<'r>(r: &'r Report, name: &str) -> Option<&'r scorelens::reported::Reported> {
     r.reported
         .iter()
         .find(|x| x.source == "HELM" && x.name == name)

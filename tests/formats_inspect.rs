@@ -3,7 +3,7 @@
 //! header, damaged, zip bombs); and small hand-written logs for the mapping's corners.
 
 use proptest::prelude::*;
-use scorelens::formats::inspect_eval::{Archive, Limits, LIMITS};
+use scorelens::formats::inspect::eval::{Archive, Limits, LIMITS};
 use scorelens::formats::{detect, HEAD};
 use scorelens::report::Report;
 use scorelens::{score, Error, Input, Options, Session};

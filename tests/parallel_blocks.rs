@@ -6,8 +6,9 @@
 
 use proptest::prelude::*;
 use scorelens::formats::canonical::Canonical;
-use scorelens::formats::{Format, Meta, Reported, Shelf, Sink};
+use scorelens::formats::{Format, Meta, Shelf, Sink};
 use scorelens::items::Item;
+use scorelens::reported::Reported;
 use scorelens::{Options, Session, Warning};
 use std::path::{Path, PathBuf};
 

@@ -2,8 +2,9 @@
 //! items, UTF-8 checked once per line, a first chunk read in place, ids kept in one table.
 
 use scorelens::formats::canonical::Canonical;
-use scorelens::formats::{Format, Meta, Reported, Shelf, Sink};
+use scorelens::formats::{Format, Meta, Shelf, Sink};
 use scorelens::items::{Body, Item};
+use scorelens::reported::Reported;
 use scorelens::{score, Input, Options, Warning};
 use std::sync::Arc;
 

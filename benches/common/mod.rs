@@ -5,8 +5,9 @@
 #![allow(dead_code)] // each bench target uses its own part of this module
 
 use scorelens::formats::canonical::Canonical;
-use scorelens::formats::{Format, Meta, Reported, Shelf, Sink};
+use scorelens::formats::{Format, Meta, Shelf, Sink};
 use scorelens::items::Item;
+use scorelens::reported::Reported;
 use scorelens::Warning;
 use std::path::PathBuf;
 use std::process::Command;

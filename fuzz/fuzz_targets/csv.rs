@@ -7,6 +7,6 @@ mod common;
 use libfuzzer_sys::fuzz_target;
 use scorelens::formats::{self, Format};
 
-static FAMILY: &[&dyn Format] = &[&formats::csv_table::CsvTable];
+static FAMILY: &[&dyn Format] = &[&formats::csv::CsvTable];
 
 fuzz_target!(|data: &[u8]| common::run(data, FAMILY));

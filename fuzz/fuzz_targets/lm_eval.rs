@@ -9,7 +9,7 @@ use scorelens::formats::{self, Format};
 
 static FAMILY: &[&dyn Format] = &[
     &formats::lm_eval::LmEvalSamples,
-    &formats::lm_eval_results::LmEvalResults,
+    &formats::lm_eval::results::LmEvalResults,
 ];
 
 fuzz_target!(|data: &[u8]| common::run(data, FAMILY));

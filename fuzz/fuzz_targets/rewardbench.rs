@@ -8,9 +8,9 @@ use libfuzzer_sys::fuzz_target;
 use scorelens::formats::{self, Format};
 
 static FAMILY: &[&dyn Format] = &[
-    &formats::rewardbench_arrays::RewardBenchArrays,
-    &formats::rewardbench_jsonl::RewardBenchJsonl,
-    &formats::rewardbench_aggregate::RewardBenchAggregate,
+    &formats::rewardbench::arrays::RewardBenchArrays,
+    &formats::rewardbench::jsonl::RewardBenchJsonl,
+    &formats::rewardbench::aggregate::RewardBenchAggregate,
 ];
 
 fuzz_target!(|data: &[u8]| common::run(data, FAMILY));

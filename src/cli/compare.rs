@@ -1,11 +1,12 @@
 //! `scorelens compare A B [C...]` and `score --bootstrap`: reading runs for intervals and paired
 //! comparisons, and laying a comparison out as tables.
 
-use super::tables::{self, Table};
+use super::tables;
 use super::{Layout, INPUT_ERROR, OK, USAGE};
 use scorelens::compare::{compare_with, Comparison, Pair};
 use scorelens::metrics::bootstrap::Sample;
 use scorelens::report::intervals::BootstrapIntervals;
+use scorelens::table::{self, Table};
 use scorelens::{BootstrapOptions, Error, Input, Options, Report, Run, Session};
 use std::io::Write;
 use std::ops::Range;
@@ -119,8 +120,8 @@ pub fn run(
         let t = comparison_tables(&c);
         match layout {
             Layout::Table => header(&c) + &tables::layout(&t) + &notes(&c),
-            Layout::Csv => tables::csv(&t),
-            Layout::Markdown => tables::markdown(&t),
+            Layout::Csv => table::csv(&t),
+            Layout::Markdown => table::markdown(&t),
         }
     };
     let _ = std::io::stdout().write_all(text.as_bytes());
@@ -180,16 +181,15 @@ pub fn comparison_tables(c: &Comparison) -> Vec<Table> {
 
 fn pair_tables(p: &Pair) -> Vec<Table> {
     let f = |x: f64| format!("{x:.4}");
-    let deltas = Table {
-        title: format!(
+    let deltas = Table::text(
+        format!(
             "{} (A) vs {} (B): {} common items, strata {} ({})",
             p.a, p.b, p.common, p.strata, p.strata_count
         ),
-        columns: ["figure", "A", "B", "A - B", "95% interval", "differs"]
+        ["figure", "A", "B", "A - B", "95% interval", "differs"]
             .map(String::from)
             .to_vec(),
-        rows: p
-            .figures
+        p.figures
             .iter()
             .map(|d| {
                 vec![
@@ -202,11 +202,11 @@ fn pair_tables(p: &Pair) -> Vec<Table> {
                 ]
             })
             .collect(),
-    };
+    );
     let m = &p.mcnemar;
-    let mcnemar = Table {
-        title: format!("McNemar's exact test on correctness: {} vs {}", p.a, p.b),
-        columns: [
+    let mcnemar = Table::text(
+        format!("McNemar's exact test on correctness: {} vs {}", p.a, p.b),
+        [
             "both right",
             "A only",
             "B only",
@@ -216,7 +216,7 @@ fn pair_tables(p: &Pair) -> Vec<Table> {
         ]
         .map(String::from)
         .to_vec(),
-        rows: vec![vec![
+        vec![vec![
             m.both_right.to_string(),
             m.only_a.to_string(),
             m.only_b.to_string(),
@@ -225,6 +225,6 @@ fn pair_tables(p: &Pair) -> Vec<Table> {
             m.p_value
                 .map_or_else(|| "-".to_string(), |p| format!("{p:.4}")),
         ]],
-    };
+    );
     vec![deltas, mcnemar]
 }

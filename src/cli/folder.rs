@@ -6,9 +6,10 @@
 //! holds files that belong together. Names starting with `.` are skipped. Runs are scored on
 //! rayon's thread pool and listed in name order whatever order they finish in.
 
-use super::tables::{self, Table};
+use super::tables;
 use super::{compare, Layout, INPUT_ERROR, OK, SHOWN_WARNINGS, USAGE};
 use rayon::prelude::*;
+use scorelens::table::{self, Table};
 use scorelens::{BootstrapOptions, Error, Input, Options, Report, Session};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -170,11 +171,11 @@ fn report_text(outcomes: &[Outcome], layout: Layout) -> String {
             }
             (Ok(r), Layout::Csv) => {
                 out += &format!("# == {} ==\n", o.name);
-                out += &tables::csv(&tables::tables(r));
+                out += &table::csv(&tables::tables(r));
             }
             (Ok(r), Layout::Markdown) => {
                 out += &format!("## {}\n\n", o.name);
-                out += &tables::markdown(&tables::tables(r));
+                out += &table::markdown(&tables::tables(r));
             }
             (Err(e), Layout::Csv) => out += &format!("# == {} ==\n# not scored: {e}\n\n", o.name),
             (Err(e), Layout::Markdown) => out += &format!("## {}\n\nNot scored: {e}\n\n", o.name),
@@ -184,8 +185,8 @@ fn report_text(outcomes: &[Outcome], layout: Layout) -> String {
     let summary = [summary(outcomes)];
     out += &match layout {
         Layout::Table => tables::layout(&summary),
-        Layout::Csv => tables::csv(&summary),
-        Layout::Markdown => tables::markdown(&summary),
+        Layout::Csv => table::csv(&summary),
+        Layout::Markdown => table::markdown(&summary),
     };
     out
 }
@@ -236,15 +237,15 @@ fn summary(outcomes: &[Outcome]) -> Table {
             }
         })
         .collect();
-    Table {
-        title: format!(
+    Table::text(
+        format!(
             "Summary: {} runs, {} scored (calibration under conditioning)",
             outcomes.len(),
             outcomes.iter().filter(|o| o.result.is_ok()).count()
         ),
-        columns: columns.iter().map(|c| c.to_string()).collect(),
+        columns.iter().map(|c| c.to_string()).collect(),
         rows,
-    }
+    )
 }
 
 /// `{"runs": [{"name": ..., "report": {...}} or {"name": ..., "error": "..."}]}`.

@@ -1,8 +1,8 @@
 //! The I/C and multi-select sections of the report as tables, each figure saying what it is.
 
-use super::tables::Table;
 use scorelens::metrics::ic_figures::{ScopeFigures, Tiers, TypeFigures};
 use scorelens::metrics::multi::MultiScopeFigures;
+use scorelens::table::Table;
 use scorelens::Report;
 
 /// A 0–100 figure.
@@ -71,11 +71,10 @@ fn headline(scopes: &[(&str, &ScopeFigures)]) -> Table {
     let mut columns = vec!["figure".to_string()];
     columns.extend(scopes.iter().map(|(n, _)| n.to_string()));
     columns.push("what it is".to_string());
-    Table {
-        title: "I and C (0-100)".to_string(),
+    Table::text(
+        "I and C (0-100)".to_string(),
         columns,
-        rows: rows
-            .iter()
+        rows.iter()
             .filter(|(name, ..)| {
                 *name != "pooled ECE" || scopes.iter().any(|(_, s)| s.pooled_ece.is_some())
             })
@@ -86,7 +85,7 @@ fn headline(scopes: &[(&str, &ScopeFigures)]) -> Table {
                 row
             })
             .collect(),
-    }
+    )
 }
 
 fn by_type(s: &ScopeFigures) -> Table {
@@ -109,11 +108,10 @@ fn by_type(s: &ScopeFigures) -> Table {
         ("with probs", |f| f.prob_items.to_string(), "items with valid probabilities (Brier, NLL, RPS)"),
         ("with gold_probs", |f| f.tvd_items.to_string(), "items in TVD"),
     ];
-    Table {
-        title: "I/C by type".to_string(),
-        columns: strings(&["figure", "choice", "binary", "rating", "what it is"]),
-        rows: rows
-            .iter()
+    Table::text(
+        "I/C by type".to_string(),
+        strings(&["figure", "choice", "binary", "rating", "what it is"]),
+        rows.iter()
             .map(|(name, get, what)| {
                 let mut row = vec![name.to_string()];
                 row.extend(
@@ -125,7 +123,7 @@ fn by_type(s: &ScopeFigures) -> Table {
                 row
             })
             .collect(),
-    }
+    )
 }
 
 fn tiers(s: &ScopeFigures) -> Table {
@@ -159,12 +157,8 @@ fn tiers(s: &ScopeFigures) -> Table {
             None => add(kind, "all", &f.tiers),
         }
     }
-    Table {
-        title: "I/C tiers (accuracy for choice/binary, nMAE for rating; chance = cbar, 0.5 or nMAE_chance)"
-            .to_string(),
-        columns: strings(&["type", "split", "tier", "items", "weight", "CC", "accuracy/nMAE", "chance"]),
-        rows,
-    }
+    Table::text("I/C tiers (accuracy for choice/binary, nMAE for rating; chance = cbar, 0.5 or nMAE_chance)"
+            .to_string(), strings(&["type", "split", "tier", "items", "weight", "CC", "accuracy/nMAE", "chance"]), rows)
 }
 
 fn multi(scopes: &[(&str, &MultiScopeFigures)]) -> Table {
@@ -205,11 +199,10 @@ fn multi(scopes: &[(&str, &MultiScopeFigures)]) -> Table {
     let mut columns = vec!["figure".to_string()];
     columns.extend(scopes.iter().map(|(n, _)| n.to_string()));
     columns.push("what it is".to_string());
-    Table {
-        title: "Multi-select".to_string(),
+    Table::text(
+        "Multi-select".to_string(),
         columns,
-        rows: rows
-            .iter()
+        rows.iter()
             .map(|(name, get, what)| {
                 let mut row = vec![name.to_string()];
                 row.extend(scopes.iter().map(|(_, m)| get(m)));
@@ -217,5 +210,5 @@ fn multi(scopes: &[(&str, &MultiScopeFigures)]) -> Table {
                 row
             })
             .collect(),
-    }
+    )
 }

@@ -1,6 +1,6 @@
 //! The report's intervals as tables: the bootstrap's (when asked for) and Wilson's.
 
-use super::tables::Table;
+use scorelens::table::Table;
 use scorelens::Report;
 
 fn cell(x: f64) -> String {
@@ -15,8 +15,7 @@ fn span(lo: f64, hi: f64) -> String {
 pub fn tables(r: &Report) -> Vec<Table> {
     let mut out = Vec::new();
     if let Some(b) = &r.intervals.bootstrap {
-        out.push(Table {
-            title: format!(
+        out.push(Table::text(format!(
                 "Bootstrap intervals ({:.0}%, {} percentile resamples, seed {}, strata: {} ({}), units: {} ({}))",
                 b.level * 100.0,
                 b.resamples,
@@ -25,11 +24,9 @@ pub fn tables(r: &Report) -> Vec<Table> {
                 b.strata_count,
                 b.units,
                 b.unit_count
-            ),
-            columns: ["figure", "value", "interval", "se"]
+            ), ["figure", "value", "interval", "se"]
                 .map(String::from)
-                .to_vec(),
-            rows: b
+                .to_vec(), b
                 .figures
                 .0
                 .iter()
@@ -40,24 +37,22 @@ pub fn tables(r: &Report) -> Vec<Table> {
                     }
                     vec![name.clone(), cell(f.estimate), interval, cell(f.se)]
                 })
-                .collect(),
-        });
+                .collect()));
     }
     if !r.intervals.wilson.0.is_empty() {
-        out.push(Table {
-            title: format!(
+        out.push(Table::text(
+            format!(
                 "Wilson intervals ({:.0}%) of the accuracies",
                 r.intervals.level * 100.0
             ),
-            columns: ["accuracy", "interval"].map(String::from).to_vec(),
-            rows: r
-                .intervals
+            ["accuracy", "interval"].map(String::from).to_vec(),
+            r.intervals
                 .wilson
                 .0
                 .iter()
                 .map(|(name, i)| vec![name.clone(), span(i.lo, i.hi)])
                 .collect(),
-        });
+        ));
     }
     out
 }

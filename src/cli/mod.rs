@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use scorelens::formats::FORMATS;
 use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use scorelens::profiles::Profile;
+use scorelens::table;
 use scorelens::{BootstrapOptions, Error, Options};
 use std::io::Write;
 use std::path::PathBuf;
@@ -209,8 +210,8 @@ fn score(
         let t = tables::tables(&report);
         match layout {
             Layout::Table => tables::text(&report, &t),
-            Layout::Csv => tables::csv(&t),
-            Layout::Markdown => tables::markdown(&t),
+            Layout::Csv => table::csv(&t),
+            Layout::Markdown => table::markdown(&t),
         }
     };
     // A closed pipe (`| head`) is not an error worth a panic.

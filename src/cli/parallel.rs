@@ -4,8 +4,8 @@
 //! items are scored, ids checked and warnings kept exactly as a one-core read does them
 //! (tests/parallel_blocks.rs).
 
-use scorelens::formats::canonical_chunks::{read_block_with, split, Block};
-use scorelens::formats::canonical_item::Labels;
+use scorelens::formats::canonical::chunks::{read_block_with, split, Block};
+use scorelens::formats::canonical::item::Labels;
 use scorelens::formats::lines::BOM;
 use scorelens::formats::HEAD;
 use scorelens::{BootstrapOptions, Error, Options, Report, Session};

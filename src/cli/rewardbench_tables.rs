@@ -1,8 +1,8 @@
 //! The RewardBench section of the report as tables: sections as the leaderboard shows them, the
 //! subsets behind them, the Ties composite, and where the model fails (worst items, margins).
 
-use super::tables::Table;
 use scorelens::report::rewardbench::RewardBenchFigures;
+use scorelens::table::Table;
 use scorelens::Report;
 
 /// How many of each subset's worst items the table lists (the JSON report keeps more).
@@ -61,28 +61,27 @@ pub fn tables(r: &Report) -> Vec<Table> {
             ),
             ("Ties", t.score, "", "the weighted sum, in this order"),
         ];
-        out.push(Table {
-            title: format!(
+        out.push(Table::text(
+            format!(
                 "Ties ({} prompt pairs; {} ref, {} tied prompts)",
                 t.pairs, t.ref_prompts, t.tied_prompts
             ),
-            columns: strings(&["part", "value", "weight", "what it is"]),
-            rows: parts
+            strings(&["part", "value", "weight", "what it is"]),
+            parts
                 .iter()
                 .map(|(n, v, w, what)| strings(&[n, &unit(*v), w, what]))
                 .collect(),
-        });
+        ));
     }
     if rb.margins.items > 0 {
         out.push(worst(rb));
-        out.push(Table {
-            title: format!(
+        out.push(Table::text(
+            format!(
                 "Margins ({} items: {} negative, {} exact ties)",
                 rb.margins.items, rb.margins.negative, rb.margins.ties
             ),
-            columns: strings(&["from", "to", "count"]),
-            rows: rb
-                .margins
+            strings(&["from", "to", "count"]),
+            rb.margins
                 .histogram
                 .iter()
                 .map(|b| {
@@ -93,7 +92,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
                     ]
                 })
                 .collect(),
-        });
+        ));
     }
     out
 }
@@ -142,9 +141,9 @@ fn sections(rb: &RewardBenchFigures) -> Table {
             "(2C + 2CH + 2S + 2R + P) / 9, the first leaderboard's weighting".to_string(),
         ]);
     }
-    Table {
-        title: title.to_string(),
-        columns: strings(&[
+    Table::text(
+        title.to_string(),
+        strings(&[
             "section",
             "score",
             "x100",
@@ -153,13 +152,13 @@ fn sections(rb: &RewardBenchFigures) -> Table {
             "missing subsets",
         ]),
         rows,
-    }
+    )
 }
 
 fn subsets(rb: &RewardBenchFigures) -> Table {
-    Table {
-        title: "Subsets".to_string(),
-        columns: strings(&[
+    Table::text(
+        "Subsets".to_string(),
+        strings(&[
             "subset",
             "section",
             "weight",
@@ -169,8 +168,7 @@ fn subsets(rb: &RewardBenchFigures) -> Table {
             "exact ties",
             "longer wins",
         ]),
-        rows: rb
-            .subset_details
+        rb.subset_details
             .iter()
             .map(|s| {
                 vec![
@@ -185,7 +183,7 @@ fn subsets(rb: &RewardBenchFigures) -> Table {
                 ]
             })
             .collect(),
-    }
+    )
 }
 
 fn worst(rb: &RewardBenchFigures) -> Table {
@@ -200,9 +198,9 @@ fn worst(rb: &RewardBenchFigures) -> Table {
             ]);
         }
     }
-    Table {
-        title: format!("Worst items (up to {WORST_SHOWN} per subset; most negative margin first)"),
-        columns: strings(&["subset", "id", "margin", "line"]),
+    Table::text(
+        format!("Worst items (up to {WORST_SHOWN} per subset; most negative margin first)"),
+        strings(&["subset", "id", "margin", "line"]),
         rows,
-    }
+    )
 }

@@ -1,7 +1,7 @@
 //! Where the figures come from: how each file was read (format, version, mapping, counts) and the
 //! figures the tools reported themselves, shown beside ours.
 
-use super::tables::Table;
+use scorelens::table::Table;
 use scorelens::Report;
 
 fn strings(cells: &[&str]) -> Vec<String> {
@@ -29,11 +29,11 @@ pub fn tables(r: &Report) -> Vec<Table> {
                 rows.push(strings(&["", "", "", m]));
             }
         }
-        out.push(Table {
-            title: "Files".to_string(),
-            columns: strings(&["file", "format", "version", "read as"]),
+        out.push(Table::text(
+            "Files".to_string(),
+            strings(&["file", "format", "version", "read as"]),
             rows,
-        });
+        ));
     }
     if !r.reported.is_empty() {
         let rows = r
@@ -54,11 +54,11 @@ pub fn tables(r: &Report) -> Vec<Table> {
                 ])
             })
             .collect();
-        out.push(Table {
-            title: "Reported by the tools (beside ours)".to_string(),
-            columns: strings(&["source", "figure", "scope", "value", "note"]),
+        out.push(Table::text(
+            "Reported by the tools (beside ours)".to_string(),
+            strings(&["source", "figure", "scope", "value", "note"]),
             rows,
-        });
+        ));
     }
     out
 }

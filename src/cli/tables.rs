@@ -1,14 +1,9 @@
-//! The report laid out as tables, then rendered as aligned text, CSV or Markdown.
+//! The report laid out as tables (`scorelens::table`), and those printed as aligned text; CSV and
+//! Markdown are the table model's own writers.
 
 use scorelens::metrics::calibration::CalibrationFigures;
-use scorelens::{csv_cell, Report};
-
-/// One table: a title, column names and rows of already formatted cells.
-pub struct Table {
-    pub title: String,
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<String>>,
-}
+use scorelens::table::Table;
+use scorelens::Report;
 
 fn cell(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
@@ -37,10 +32,10 @@ fn row(cells: &[&str]) -> Vec<String> {
 /// The report's tables: headline figures, calibration both ways, reliability bins, groups.
 pub fn tables(r: &Report) -> Vec<Table> {
     let m = &r.metrics;
-    let headline = Table {
-        title: "Headline".to_string(),
-        columns: row(&["figure", "value", "what it is"]),
-        rows: vec![
+    let headline = Table::text(
+        "Headline".to_string(),
+        row(&["figure", "value", "what it is"]),
+        vec![
             row(&[
                 "accuracy",
                 &cell(m.accuracy),
@@ -72,15 +67,15 @@ pub fn tables(r: &Report) -> Vec<Table> {
                 "mean probability outside the valid options",
             ]),
         ],
-    };
+    );
     let (c, x) = (&r.conditioning, &r.mixing);
     let both = |name: &str, f: fn(&CalibrationFigures) -> Option<f64>, what: &str| {
         row(&[name, &cell(f(c)), &cell(f(x)), what])
     };
-    let calibration = Table {
-        title: "Calibration".to_string(),
-        columns: row(&["figure", "conditioning", "mixing", "what it is"]),
-        rows: vec![
+    let calibration = Table::text(
+        "Calibration".to_string(),
+        row(&["figure", "conditioning", "mixing", "what it is"]),
+        vec![
             both(
                 "ECE",
                 |f| f.ece,
@@ -97,22 +92,21 @@ pub fn tables(r: &Report) -> Vec<Table> {
                 "items with usable probabilities",
             ]),
         ],
-    };
-    let bins = Table {
-        title: "Reliability (conditioning, equal-width)".to_string(),
-        columns: row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
-        rows: c.bins.iter().map(bin_row).collect(),
-    };
-    let bins_em = Table {
-        title: "Reliability (conditioning, equal-mass: HELM's ece_10_bin)".to_string(),
-        columns: row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
-        rows: c.bins_em.iter().map(bin_row).collect(),
-    };
-    let groups = Table {
-        title: "Groups".to_string(),
-        columns: row(&["group", "items", "accuracy", "normalized", "invalid share"]),
-        rows: r
-            .groups
+    );
+    let bins = Table::text(
+        "Reliability (conditioning, equal-width)".to_string(),
+        row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
+        c.bins.iter().map(bin_row).collect(),
+    );
+    let bins_em = Table::text(
+        "Reliability (conditioning, equal-mass: HELM's ece_10_bin)".to_string(),
+        row(&["bin", "count", "confidence", "accuracy", "95% Wilson"]),
+        c.bins_em.iter().map(bin_row).collect(),
+    );
+    let groups = Table::text(
+        "Groups".to_string(),
+        row(&["group", "items", "accuracy", "normalized", "invalid share"]),
+        r.groups
             .iter()
             .map(|g| {
                 vec![
@@ -124,7 +118,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
                 ]
             })
             .collect(),
-    };
+    );
     let mut all = vec![headline];
     // Reward-model and graded runs have no probabilities: no empty calibration tables for them.
     if c.items > 0 {
@@ -163,11 +157,11 @@ fn scope(r: &Report) -> Option<Table> {
             ]
         })
         .collect();
-    Some(Table {
-        title: title.to_string(),
-        columns: row(&["count", "benchmark", "this file", "equal"]),
+    Some(Table::text(
+        title.to_string(),
+        row(&["count", "benchmark", "this file", "equal"]),
         rows,
-    })
+    ))
 }
 
 /// Aligned plain text, with a header naming the run.
@@ -202,14 +196,15 @@ pub fn layout(tables: &[Table]) -> String {
         out += &format!("\n{}\n", t.title);
         let widths: Vec<usize> = (0..t.columns.len())
             .map(|i| {
-                let cells = t.rows.iter().map(|r| r[i].chars().count());
+                let cells = t.rows.iter().map(|r| r[i].shown().chars().count());
                 cells
                     .chain([t.columns[i].chars().count()])
                     .max()
                     .unwrap_or(0)
             })
             .collect();
-        for cells in std::iter::once(&t.columns).chain(&t.rows) {
+        let rows = t.rows.iter().map(|r| r.iter().map(|c| c.shown()).collect());
+        for cells in std::iter::once(t.columns.clone()).chain(rows) {
             let line: Vec<String> = cells
                 .iter()
                 .zip(&widths)
@@ -226,52 +221,6 @@ pub fn layout(tables: &[Table]) -> String {
                 .collect();
             out += &format!("  {}\n", line.join("  ").trim_end());
         }
-    }
-    out
-}
-
-/// A record's cells, each opening as text in a spreadsheet (`csv_cell::guard`).
-fn guarded(cells: &[String]) -> Vec<String> {
-    cells
-        .iter()
-        .map(|c| csv_cell::guard(c).into_owned())
-        .collect()
-}
-
-/// CSV: one block per table, the title as a comment line.
-pub fn csv(tables: &[Table]) -> String {
-    let mut out = String::new();
-    for t in tables {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let mut ok = w.write_record(guarded(&t.columns)).is_ok();
-        for r in &t.rows {
-            ok &= w.write_record(guarded(r)).is_ok();
-        }
-        let bytes = w.into_inner().unwrap_or_default();
-        if ok {
-            out += &format!("# {}\n{}\n", t.title, String::from_utf8_lossy(&bytes));
-        }
-    }
-    out
-}
-
-/// GitHub-flavoured Markdown tables.
-pub fn markdown(tables: &[Table]) -> String {
-    let esc = scorelens::markdown::cell;
-    let mut out = String::new();
-    for t in tables {
-        out += &format!("### {}\n\n", t.title);
-        let head: Vec<String> = t.columns.iter().map(|c| esc(c)).collect();
-        out += &format!(
-            "| {} |\n|{}\n",
-            head.join(" | "),
-            "---|".repeat(t.columns.len())
-        );
-        for r in &t.rows {
-            let cells: Vec<String> = r.iter().map(|c| esc(c)).collect();
-            out += &format!("| {} |\n", cells.join(" | "));
-        }
-        out.push('\n');
     }
     out
 }

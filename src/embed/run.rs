@@ -3,9 +3,9 @@
 
 use super::failure::{Failure, Kind};
 use super::input::{Data, Source};
-use super::web::protocol::MassBins;
 use crate::formats::HEAD;
 use crate::items::Mode;
+use crate::web::protocol::MassBins;
 use crate::{Options, Report, Session};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Blob;

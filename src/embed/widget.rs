@@ -10,8 +10,8 @@ use super::input::Source;
 use super::panic;
 use super::run::{run, Settings};
 use super::views::Embed;
-use super::web::protocol::Scored;
-use super::web::state::{AppState, Binning};
+use crate::web::protocol::Scored;
+use crate::web::state::{AppState, Binning};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::any::Any;
@@ -272,7 +272,7 @@ pub fn mount_report(
     let watch = panic::watch_notify(notify.clone());
     let owner = Owner::new();
     let (props, state, view) = owner.with(|| {
-        let state = AppState::new();
+        let state = AppState::default();
         state
             .binning
             .set(binning(attr(&host, "binning").as_deref()));

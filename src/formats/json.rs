@@ -327,7 +327,9 @@ pub enum ArrayEnd {
 /// is parsed, so that the elements before a syntax error are kept. `n` counts from 1 and `line` is
 /// the 1-based line the element starts on. A leading byte-order mark is skipped.
 pub fn each_element(buffer: &[u8], each: &mut dyn FnMut(u64, u64, &[u8])) -> ArrayEnd {
-    let body = buffer.strip_prefix(super::lines::BOM).unwrap_or(buffer);
+    let body = buffer
+        .strip_prefix(crate::formats::lines::BOM)
+        .unwrap_or(buffer);
     let mut de = serde_json::Deserializer::from_slice(body);
     match de.deserialize_seq(ElementVisitor { base: body, each }) {
         Err(e) => ArrayEnd::Broken(e),

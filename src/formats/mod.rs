@@ -6,37 +6,21 @@
 //! one how sure it is that a file is its own.
 
 pub mod canonical;
-pub mod canonical_chunks;
-mod canonical_fast;
-pub mod canonical_item;
-pub mod csv_table;
+pub mod csv;
 pub mod decision_bench;
-pub mod decision_bench_item;
-pub mod decision_bench_rows;
 pub mod helm;
-pub mod helm_files;
-pub mod helm_items;
 pub mod inspect;
-pub mod inspect_eval;
-pub mod inspect_json;
-pub mod inspect_reduce;
-pub mod inspect_sample;
 pub mod jevbench;
-pub mod jevbench_join;
-pub mod jevbench_rows;
 pub mod json;
 pub mod lines;
 pub mod lm_eval;
-pub mod lm_eval_results;
-pub mod lm_eval_sample;
+pub mod non_finite;
 pub mod openai_evals;
 pub mod rewardbench;
-pub mod rewardbench_aggregate;
-pub mod rewardbench_arrays;
-pub mod rewardbench_jsonl;
 pub mod shelf;
 
 use crate::items::Item;
+use crate::reported::{Reported, TextLengths};
 use crate::warning::Warning;
 pub use shelf::Shelf;
 
@@ -57,20 +41,6 @@ pub enum Meta {
     NotApplicable,
 }
 
-/// A figure a tool computed itself and wrote in its files, shown beside ours ("the harness reported").
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Reported {
-    /// The tool, e.g. `lm-eval` or `HELM`.
-    pub source: String,
-    /// The figure's name in that tool, e.g. `acc_norm` or `ece_10_bin`.
-    pub name: String,
-    /// The scope it covers, e.g. a task or subset name; empty for the whole run.
-    pub scope: String,
-    pub value: f64,
-    /// How the tool's definition relates to ours (SPEC §4's last point).
-    pub note: String,
-}
-
 /// Receives what a reader finds, in file order.
 pub trait Sink {
     /// A scorable item (it may carry invalid probabilities or an invalid answer).
@@ -86,6 +56,9 @@ pub trait Sink {
     fn meta(&mut self, key: Meta, value: &str);
     /// A figure the tool itself reported.
     fn reported(&mut self, figure: Reported);
+    /// The lengths of a row's response texts, at the end of its file; a sink that computes no
+    /// baseline from them ignores them.
+    fn lengths(&mut self, _lengths: TextLengths) {}
     /// State kept across the files of one run, for formats whose files only make sense together.
     fn shelf(&mut self) -> &mut Shelf;
 }
@@ -116,19 +89,19 @@ pub trait Format: Sync {
 pub static FORMATS: &[&dyn Format] = &[
     &canonical::Canonical,
     &lm_eval::LmEvalSamples,
-    &lm_eval_results::LmEvalResults,
+    &lm_eval::results::LmEvalResults,
     &helm::SCENARIO_STATE,
     &helm::PER_INSTANCE_STATS,
     &helm::STATS,
     &helm::COMPANION,
     &openai_evals::OpenAiEvals,
-    &csv_table::CsvTable,
+    &csv::CsvTable,
     &jevbench::JevBench,
     &inspect::Inspect,
     &decision_bench::DecisionBench,
-    &rewardbench_arrays::RewardBenchArrays,
-    &rewardbench_jsonl::RewardBenchJsonl,
-    &rewardbench_aggregate::RewardBenchAggregate,
+    &rewardbench::arrays::RewardBenchArrays,
+    &rewardbench::jsonl::RewardBenchJsonl,
+    &rewardbench::aggregate::RewardBenchAggregate,
 ];
 
 /// How many leading bytes `detect` wants to see.
@@ -184,7 +157,7 @@ pub fn unknown_format(head: &[u8]) -> String {
 /// The keys of the first JSON object in `head`, in order (at most 12).
 pub fn first_keys(head: &[u8]) -> Vec<String> {
     // Python's bare NaN/Infinity (lm-eval, HELM, Inspect write them) must not end the scan.
-    let head = inspect_json::sanitize(head);
+    let head = non_finite::sanitize(head);
     let text = String::from_utf8_lossy(&head);
     let Some(start) = text.find('{') else {
         return Vec::new();

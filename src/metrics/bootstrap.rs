@@ -12,12 +12,12 @@
 //! order items arrive, so one seed gives the same intervals natively and in wasm32.
 
 pub use super::bootstrap_design::{ClusterOf, Design, Resampler, Strata, MIN_STRATUM};
+pub use super::bootstrap_intervals::{BootstrapIntervals, FigureInterval};
+use super::ordered::Ordered;
 use super::outcome::outcome;
 use crate::items::Item;
-use crate::report::intervals::{BootstrapIntervals, FigureInterval};
-use crate::report::rewardbench::Ordered;
-use crate::report::Report;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::fmt;
 use std::ops::Range;
 
@@ -48,9 +48,10 @@ impl Default for BootstrapOptions {
 pub trait Replay: fmt::Debug + Send + Sync {
     /// Records one scored item (as the profile admitted and rewrote it), in scoring order.
     fn push(&mut self, item: &Item);
-    /// Called once after the last item, with the point report (for structure such as which
+    /// Called once after the last item, with the point estimate (for structure such as which
     /// subsets a section holds, or figures that came from aggregate files rather than items).
-    fn seal(&mut self, _report: &Report) {}
+    /// Its type is the profile's business (the report); a replay that needs it downcasts it.
+    fn seal(&mut self, _point: &dyn Any) {}
     /// The figures' names, as report paths (`metrics.accuracy`, `conditioning.ece`, ...).
     fn names(&self) -> Vec<String>;
     /// Appends the figures, one per name, with item i counted `weights[i]` times.
@@ -101,10 +102,10 @@ impl Sample {
         }
     }
 
-    /// Ends recording; the point report gives the replays their structure.
-    pub fn seal(&mut self, report: &Report) {
+    /// Ends recording; the point estimate (the report) gives the replays their structure.
+    pub fn seal(&mut self, point: &dyn Any) {
         for r in &mut self.replays {
-            r.seal(report);
+            r.seal(point);
         }
     }
 

@@ -111,7 +111,7 @@ impl Replay for SummaryReplay {
         }
     }
 
-    fn seal(&mut self, _report: &crate::report::Report) {
+    fn seal(&mut self, _point: &dyn std::any::Any) {
         let mut names: Vec<(&String, &u32)> = self.group_index.iter().collect();
         names.sort();
         self.group_order = names.into_iter().map(|(_, &g)| g).collect();

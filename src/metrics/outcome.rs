@@ -3,7 +3,7 @@
 //! Every accuracy-like figure (exact match, normalized, per group) starts from this one judgement,
 //! so all item types agree on what "correct" means.
 
-use crate::items::{Body, Item};
+use crate::items::{best_of_n_credit, Body, Item};
 
 /// The judgement of one item.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,18 +77,6 @@ pub fn outcome(item: &Item) -> Outcome {
             chance: None,
             valid: answer.is_some(),
         },
-    }
-}
-
-/// RewardBench 2 credit (SPEC §6): with M the maximum score, 1/|{i: s_i = M}| when the first
-/// (correct) candidate attains M, else 0. Only the first candidate is credited, as SPEC and the
-/// official scorer do, even when a row lists several correct candidates (the Ties subset has its
-/// own composite for those).
-pub fn best_of_n_credit(scores: &[f64]) -> f64 {
-    let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    match scores.first() {
-        Some(&first) if first == max => 1.0 / scores.iter().filter(|&&s| s == max).count() as f64,
-        _ => 0.0,
     }
 }
 

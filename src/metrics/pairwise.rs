@@ -2,8 +2,7 @@
 //! worst items per group), the "longer response wins" baseline, and the order-fixed weighted mean
 //! that RewardBench's sections need to match the official tables to the last bit.
 
-use super::outcome::best_of_n_credit;
-use crate::items::{Body, Item};
+use crate::items::{best_of_n_credit, Body, Item};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -167,12 +167,6 @@ impl FrozenTally {
         (self.frozen.tally)(item, &mut self.found);
     }
 
-    pub fn merge(&mut self, other: &Self) {
-        for (a, b) in self.found.iter_mut().zip(&other.found) {
-            *a += b;
-        }
-    }
-
     /// The report's `scope`, and the notice naming each count that differs (`None` when the file
     /// holds exactly the benchmark's counts).
     pub fn finish(&self, profile: &str) -> (ScopeCheck, Option<String>) {

@@ -4,14 +4,13 @@
 
 use super::frozen::{Frozen, FrozenTally};
 use super::ic_notes::calibration_notes;
-use super::Rules;
+use super::{Context, Rules};
 use crate::items::{Body, Item, OptionKind, Tier};
 use crate::metrics::ic::{IcAccumulator, IcOptions};
 use crate::metrics::ic_calibration::CalibrationScope;
 use crate::metrics::ic_cells::{tier_index, TIERS};
 use crate::metrics::multi::MultiAccumulator;
 use crate::report::Report;
-use std::any::Any;
 
 /// Which benchmark's scope rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,25 +147,7 @@ impl Rules for IcRules {
         self.multi.update(item);
     }
 
-    fn merge(&mut self, other: Box<dyn Any>) {
-        if let Ok(o) = other.downcast::<IcRules>() {
-            self.ic.merge(&o.ic);
-            self.multi.merge(&o.multi);
-            for (a, b) in self.out_of_scope.iter_mut().zip(o.out_of_scope) {
-                *a += b;
-            }
-            self.rewritten += o.rewritten;
-            if let (Some(a), Some(b)) = (self.frozen.as_mut(), o.frozen.as_ref()) {
-                a.merge(b);
-            }
-        }
-    }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
-
-    fn finish(&self, report: &mut Report) {
+    fn finish(&self, _ctx: &Context, report: &mut Report) {
         let name = self.name;
         let mut ic = self.ic.finish();
         if let Some(ic) = ic.as_mut() {

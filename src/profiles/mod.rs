@@ -21,7 +21,6 @@ mod steer;
 use crate::items::Item;
 use crate::metrics::Summary;
 use crate::report::{GroupFigures, Metrics, Report, SCHEMA};
-use std::any::Any;
 use std::fmt;
 
 /// A benchmark's name, description and rules.
@@ -83,12 +82,9 @@ pub trait Rules: fmt::Debug {
     }
     /// Feeds an admitted item to the profile's own accumulators.
     fn update(&mut self, _item: &Item) {}
-    /// Folds in the state of another run of the same profile (see `into_any`).
-    fn merge(&mut self, _other: Box<dyn Any>) {}
-    /// The state as `Any`, so that `merge` can downcast it to its own type.
-    fn into_any(self: Box<Self>) -> Box<dyn Any>;
-    /// Writes the profile's own figures and notes into the report.
-    fn finish(&self, _report: &mut Report) {}
+    /// Writes the profile's own figures and notes into the report; `ctx` holds what the files
+    /// said besides their items.
+    fn finish(&self, _ctx: &Context, _report: &mut Report) {}
 }
 
 /// Scores items under one profile.
@@ -106,7 +102,10 @@ pub struct Context {
     pub benchmark: Option<String>,
     /// Figures the tools wrote in the files, so that a profile can use them (RewardBench's
     /// aggregates give its sections without items) or set its own beside them.
-    pub reported: Vec<crate::formats::Reported>,
+    pub reported: Vec<crate::reported::Reported>,
+    /// The response lengths the readers measured, each with the index of its file in the run
+    /// (RewardBench's length baseline).
+    pub texts: Vec<(usize, crate::reported::TextLengths)>,
 }
 
 impl Scorer {
@@ -157,12 +156,6 @@ impl Scorer {
             crate::items::Mode::Conditioning => self.summary.conditioning.mass_bins(),
             crate::items::Mode::Mixing => self.summary.mixing.mass_bins(),
         }
-    }
-
-    /// Folds in another scorer of the same profile.
-    pub fn merge(&mut self, other: Self) {
-        self.summary.merge(other.summary);
-        self.rules.merge(other.rules.into_any());
     }
 
     /// The report's figures; the caller fills in files, counts and warnings.
@@ -220,7 +213,7 @@ impl Scorer {
                 })
                 .collect(),
         };
-        self.rules.finish(&mut report);
+        self.rules.finish(ctx, &mut report);
         report.intervals.wilson = crate::report::intervals::wilson_intervals(&report);
         report
     }

@@ -3,13 +3,12 @@
 
 use super::frozen::{check, REWARDBENCH};
 use super::rewardbench_common::{list, subset_of, warn, Sources, Tally};
-use super::{Profile, Rules};
+use super::{Context, Profile, Rules};
 use crate::items::{Body, Item};
 use crate::metrics::outcome::outcome;
 use crate::metrics::pairwise::{mean_in_order, weighted_mean_in_order};
 use crate::report::rewardbench::{Ordered, RewardBenchFigures, SectionFigures, SubsetFigures};
 use crate::report::Report;
-use std::any::Any;
 
 pub static PROFILE: Profile = Profile {
     name: "rewardbench",
@@ -89,18 +88,8 @@ impl Rules for RewardBench {
         self.tally.add(subset_of(item), item, outcome(item).credit);
     }
 
-    fn merge(&mut self, other: Box<dyn Any>) {
-        if let Ok(other) = other.downcast::<RewardBench>() {
-            self.tally.merge(other.tally);
-        }
-    }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
-
-    fn finish(&self, report: &mut Report) {
-        let sources = Sources::take(report, &self.tally);
+    fn finish(&self, ctx: &Context, report: &mut Report) {
+        let sources = Sources::take(report, ctx, &self.tally);
         let mut notes = Vec::new();
         let mut sections = Vec::new();
         let mut subsets: Vec<SubsetFigures> = Vec::new();

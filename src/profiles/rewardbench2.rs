@@ -3,14 +3,13 @@
 
 use super::rewardbench::figures;
 use super::rewardbench_common::{list, subset_of, warn, Sources, Tally};
-use super::{Profile, Rules};
-use crate::items::{Body, Item};
-use crate::metrics::outcome::{best_of_n_credit, outcome};
+use super::{Context, Profile, Rules};
+use crate::items::{best_of_n_credit, Body, Item};
+use crate::metrics::outcome::outcome;
 use crate::metrics::pairwise::mean_in_order;
 use crate::metrics::ties::{Ties, TiesKind};
 use crate::report::rewardbench::{SectionFigures, SubsetFigures};
 use crate::report::Report;
-use std::any::Any;
 
 pub static PROFILE: Profile = Profile {
     name: "rewardbench2",
@@ -84,25 +83,8 @@ impl Rules for RewardBench2 {
             .add(if is_ties { TIES } else { subset }, item, credit);
     }
 
-    fn merge(&mut self, other: Box<dyn Any>) {
-        if let Ok(other) = other.downcast::<RewardBench2>() {
-            let other = *other;
-            self.tally.merge(other.tally);
-            self.ties.merge(other.ties);
-            self.bad_ids.0 += other.bad_ids.0;
-            self.bad_ids.1.extend(other.bad_ids.1);
-            self.bad_ids.1.truncate(5);
-            self.judged_ties += other.judged_ties;
-            self.several_correct += other.several_correct;
-        }
-    }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
-
-    fn finish(&self, report: &mut Report) {
-        let sources = Sources::take(report, &self.tally);
+    fn finish(&self, ctx: &Context, report: &mut Report) {
+        let sources = Sources::take(report, ctx, &self.tally);
         let mut notes = Vec::new();
         let ties = (!self.ties.is_empty()).then(|| self.ties.finish());
         let mut subsets: Vec<SubsetFigures> = Vec::new();

@@ -2,13 +2,15 @@
 //! items, the figures the tool's own aggregate files reported, and the length baseline the readers
 //! measured, resolved into one figure per subset.
 
+use super::Context;
+use crate::formats::rewardbench::aggregate::SOURCE as TOOL_SOURCE;
 use crate::items::{Body, Item};
 use crate::metrics::accuracy::AccuracyFigures;
 use crate::metrics::groups::NO_GROUP;
 use crate::metrics::outcome::Outcome;
-use crate::metrics::pairwise::{margin, Margins};
+use crate::metrics::pairwise::{longer_wins, longest_wins, margin, Margins};
 use crate::metrics::Groups;
-use crate::report::rewardbench::{SubsetFigures, LENGTH_SOURCE, TOOL_SOURCE};
+use crate::report::rewardbench::SubsetFigures;
 use crate::report::Report;
 use crate::warning::Warning;
 use std::collections::BTreeMap;
@@ -47,15 +49,6 @@ impl Tally {
         }
     }
 
-    pub fn merge(&mut self, other: Tally) {
-        self.subsets.merge(other.subsets);
-        self.margins.merge(other.margins);
-        self.judged += other.judged;
-        for (k, n) in other.excluded {
-            *self.excluded.entry(k).or_default() += n;
-        }
-    }
-
     /// Notes on the items kept out.
     pub fn notes(&self, profile: &str, report: &mut Report) {
         for (kind, n) in &self.excluded {
@@ -80,24 +73,16 @@ pub struct Sources<'t> {
 }
 
 impl<'t> Sources<'t> {
-    /// Gathers the sources; the length-baseline sums leave `report.reported` (they are ours, not
-    /// the tool's).
-    pub fn take(report: &mut Report, tally: &'t Tally) -> Self {
+    /// Gathers the sources: the tool's own subset figures from `report.reported`, and the length
+    /// baseline from the response lengths the readers measured.
+    pub fn take(report: &Report, ctx: &Context, tally: &'t Tally) -> Self {
         let mut reported = BTreeMap::new();
-        let mut sums: BTreeMap<String, (f64, f64)> = BTreeMap::new();
         for r in &report.reported {
             if r.source == TOOL_SOURCE && r.name == "accuracy" && !r.scope.is_empty() {
                 reported.entry(r.scope.clone()).or_insert(r.value);
-            } else if r.source == LENGTH_SOURCE {
-                let e = sums.entry(r.scope.clone()).or_default();
-                match r.name.as_str() {
-                    "credit" => e.0 += r.value,
-                    _ => e.1 += r.value,
-                }
             }
         }
-        report.reported.retain(|r| r.source != LENGTH_SOURCE);
-        let length = sums
+        let length = length_sums(ctx)
             .into_iter()
             .filter(|(_, (_, n))| *n > 0.0)
             .map(|(k, (c, n))| (k, c / n))
@@ -167,6 +152,30 @@ impl<'t> Sources<'t> {
     pub fn has_items(&self, name: &str) -> bool {
         self.computed.contains_key(name)
     }
+}
+
+/// "The longer response wins" per subset: credit and rows, summed per file in row order, then
+/// over the files in run order. Ties prompts are left out: their score is not a per-row credit.
+fn length_sums(ctx: &Context) -> BTreeMap<String, (f64, f64)> {
+    let mut per_file: BTreeMap<(usize, &str), (f64, u64)> = BTreeMap::new();
+    for (file, t) in &ctx.texts {
+        let credit = match (t.best_of_n, t.lengths.as_slice()) {
+            (true, _) if t.group.eq_ignore_ascii_case("ties") => continue,
+            (true, lengths) => longest_wins(lengths),
+            (false, &[chosen, rejected]) => longer_wins(chosen, rejected),
+            (false, _) => continue,
+        };
+        let e = per_file.entry((*file, t.group.as_str())).or_default();
+        e.0 += credit;
+        e.1 += 1;
+    }
+    let mut sums: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for ((_, group), (credit, rows)) in per_file {
+        let e = sums.entry(group.to_string()).or_default();
+        e.0 += credit;
+        e.1 += rows as f64;
+    }
+    sums
 }
 
 /// A run-level warning raised by a profile (it belongs to no file or line).

@@ -16,6 +16,7 @@ use crate::metrics::outcome::{outcome, Outcome};
 use crate::metrics::pairwise::{mean_in_order, weighted_mean_in_order};
 use crate::metrics::ties::{Ties, TiesKind};
 use crate::report::Report;
+use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
 
 /// One Ties row: its prompt and candidates.
@@ -131,8 +132,11 @@ impl Replay for RewardBenchReplay {
         }
     }
 
-    fn seal(&mut self, report: &Report) {
-        let Some(rb) = &report.rewardbench else {
+    fn seal(&mut self, point: &dyn Any) {
+        let Some(rb) = point
+            .downcast_ref::<Report>()
+            .and_then(|r| r.rewardbench.as_ref())
+        else {
             return;
         };
         let composite = self.v2 && rb.ties.is_some();

@@ -1,8 +1,7 @@
 //! STEER: normalized accuracy per element, macro-averaged, with consistency pairs (SPEC §3, §7).
 
-use super::{Profile, Rules};
+use super::{Context, Profile, Rules};
 use crate::report::Report;
-use std::any::Any;
 
 pub static PROFILE: Profile = Profile {
     name: "steer",
@@ -14,11 +13,7 @@ pub static PROFILE: Profile = Profile {
 struct Steer;
 
 impl Rules for Steer {
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
-
-    fn finish(&self, report: &mut Report) {
+    fn finish(&self, _ctx: &Context, report: &mut Report) {
         report.notes.push(
             "steer: the headline is macro_normalized, the mean over elements of normalized accuracy (chance = 0)"
                 .to_string(),

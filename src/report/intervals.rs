@@ -9,9 +9,10 @@
 //! Keys are report paths, e.g. `metrics.accuracy`, `conditioning.ece`, `ic.types.choice.cc`,
 //! `rewardbench.sections.Chat Hard`, `groups.<name>.accuracy`.
 
-use super::rewardbench::Ordered;
 use super::Report;
+pub use crate::metrics::bootstrap_intervals::{BootstrapIntervals, FigureInterval};
 use crate::metrics::ic_figures::{ScopeFigures, TypeFigures};
+use crate::metrics::ordered::Ordered;
 use crate::metrics::stats::{wilson, Z95};
 use serde::{Deserialize, Serialize};
 
@@ -41,38 +42,6 @@ impl Default for Intervals {
 pub struct Interval {
     pub lo: f64,
     pub hi: f64,
-}
-
-/// The bootstrap's settings and its intervals.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BootstrapIntervals {
-    /// `percentile`: the 2.5% and 97.5% quantiles of the resampled figures (numpy's linear rule).
-    pub method: String,
-    pub resamples: u32,
-    pub seed: u64,
-    pub level: f64,
-    /// What the strata are: `group`, `split × type × tier` or `none`.
-    pub strata: String,
-    /// Strata used (those smaller than five units pooled into one).
-    pub strata_count: u64,
-    /// What one resampling unit is (`item`, or e.g. a RewardBench 2 Ties prompt pair).
-    pub units: String,
-    pub unit_count: u64,
-    /// Report path → interval, in the report's order.
-    pub figures: Ordered<FigureInterval>,
-}
-
-/// One figure's bootstrap interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct FigureInterval {
-    /// The figure itself, as in the report.
-    pub estimate: f64,
-    pub lo: f64,
-    pub hi: f64,
-    /// Standard deviation of the resampled figures.
-    pub se: f64,
-    /// Resamples in which the figure was undefined (left out of the quantiles).
-    pub undefined: u32,
 }
 
 impl Intervals {

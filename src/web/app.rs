@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 #[component]
 pub fn App() -> impl IntoView {
-    let state = AppState::new();
+    let state = AppState::default();
     provide_context(state);
     client::init(state);
     let has_runs = move || state.runs.with(|r| !r.is_empty());

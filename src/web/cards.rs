@@ -8,9 +8,9 @@
 use super::fmt::{self, Kind};
 use super::protocol::Scored;
 use super::state::{use_state, Boot, Reading};
+use crate::metrics::calibration::CalibrationFigures;
+use crate::report::intervals::{BootstrapIntervals, Intervals};
 use leptos::prelude::*;
-use scorelens::metrics::calibration::CalibrationFigures;
-use scorelens::report::intervals::{BootstrapIntervals, Intervals};
 use std::sync::Arc;
 
 /// A card's figure: under one reading, or the same under both.

@@ -393,7 +393,7 @@ pub fn combine(state: AppState, runs: Vec<u32>) {
 }
 
 /// Asks the worker for a page of a run's items.
-pub fn items(run: u32, seq: u32, filter: scorelens::explore::Filter, offset: u64, limit: u64) {
+pub fn items(run: u32, seq: u32, filter: crate::explore::Filter, offset: u64, limit: u64) {
     send(&ToWorker::Items {
         run,
         seq,

@@ -6,9 +6,9 @@ use super::export::Export;
 use super::fmt::{self, Kind};
 use super::reliability::{Reliability, Series};
 use super::state::{titles, use_state, Binning, Reading, Run};
-use super::tables::{Cell, Table};
+use crate::table::{Cell, Table};
+use crate::Report;
 use leptos::prelude::*;
-use scorelens::Report;
 
 type Getter = fn(&Report) -> Option<f64>;
 

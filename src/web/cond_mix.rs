@@ -1,9 +1,9 @@
 //! Conditioning against mixing: every calibration figure under both readings, with the difference.
 
 use super::fmt::{self, Kind};
+use crate::metrics::calibration::CalibrationFigures;
+use crate::Report;
 use leptos::prelude::*;
-use scorelens::metrics::calibration::CalibrationFigures;
-use scorelens::Report;
 
 type Getter = fn(&CalibrationFigures) -> Option<f64>;
 

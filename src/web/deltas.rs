@@ -1,14 +1,14 @@
 //! The comparison view's differences: for each pair of runs, every figure's delta with its paired
 //! bootstrap interval (marked when it excludes 0), McNemar's p for accuracy, and the items found
-//! in one file only. The worker draws the resamples (src/web/deltas_worker.rs); this only shows.
+//! in one file only. The worker draws the resamples (src/bin/worker/deltas.rs); this only shows.
 
 use super::client;
 use super::export::save;
 use super::fmt::{self, Kind};
 use super::state::{titles, use_state, AppState, Compared};
+use crate::compare::{Comparison, Delta, OnlyIn, Pair};
+use crate::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use leptos::prelude::*;
-use scorelens::compare::{Comparison, Delta, OnlyIn, Pair};
-use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use std::sync::Arc;
 use web_sys::Element;
 

@@ -5,8 +5,8 @@
 use super::client;
 use super::fmt::{self, Kind};
 use super::state::use_state;
+use crate::explore::{Filter, Order, Row, Show};
 use leptos::prelude::*;
-use scorelens::explore::{Filter, Order, Row, Show};
 
 /// Row height in pixels (fixed, so that the scroll position says which rows are visible).
 const ROW: f64 = 30.0;

@@ -2,7 +2,7 @@
 //! clipboard), and the reliability diagram as SVG and PNG. Everything is made in the page and
 //! handed to the browser as a download; nothing is sent anywhere.
 
-use super::tables::{self, Table};
+use crate::table::{self, Table};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
@@ -143,8 +143,8 @@ pub fn Export(
     svg: String,
 ) -> impl IntoView {
     let note = RwSignal::new(String::new());
-    let csv = tables::csv(&tables);
-    let md = tables::markdown(&tables);
+    let csv = table::csv(&tables);
+    let md = table::markdown(&tables);
     let s = StoredValue::new((stem, csv, md, svg));
     let copy_text = move |text: String, what: &'static str| {
         spawn_local(async move {

@@ -2,9 +2,9 @@
 
 use super::fmt::{self, Kind};
 use super::state::use_state;
+use crate::report::intervals::Intervals;
+use crate::report::GroupFigures;
 use leptos::prelude::*;
-use scorelens::report::intervals::Intervals;
-use scorelens::report::GroupFigures;
 use std::cmp::Ordering;
 use std::sync::Arc;
 

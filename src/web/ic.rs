@@ -2,8 +2,8 @@
 //! tiers behind them, with the per-modality scopes when the file has them.
 
 use super::fmt::{self, Kind};
+use crate::metrics::ic_figures::{IcFigures, ScopeFigures, Tiers, TypeFigures};
 use leptos::prelude::*;
-use scorelens::metrics::ic_figures::{IcFigures, ScopeFigures, Tiers, TypeFigures};
 
 fn tier_rows(tiers: &Tiers) -> impl IntoView {
     tiers

@@ -1,35 +1,61 @@
-//! The Leptos app (wasm32 only): one component per file, the worker protocol and its client.
+//! The browser app (wasm32): the Leptos page, one component per file (feature `ui`), and the
+//! protocol it speaks with the worker bin (feature `web`, which carries no Leptos).
 //!
-//! The page never scores: it hands `File` handles to the worker (src/bin/worker.rs) and shows
+//! The page never scores: it hands `File` handles to the worker (src/bin/worker/) and shows
 //! the `Report` that comes back, the same as the CLI's `--json`.
 
+#[cfg(feature = "ui")]
 mod app;
+#[cfg(feature = "ui")]
 pub mod cards;
+#[cfg(feature = "ui")]
 mod client;
+#[cfg(feature = "ui")]
 mod comparison;
+#[cfg(feature = "ui")]
 pub mod cond_mix;
+#[cfg(feature = "ui")]
 pub mod deltas;
+#[cfg(feature = "ui")]
 mod drop_zone;
+#[cfg(feature = "ui")]
 mod explorer;
+#[cfg(feature = "ui")]
 pub mod export;
+#[cfg(feature = "ui")]
 pub mod fmt;
+#[cfg(feature = "ui")]
 pub mod groups;
+#[cfg(feature = "ui")]
 mod header;
+#[cfg(feature = "ui")]
 pub mod ic;
+#[cfg(feature = "ui")]
 pub mod multi;
+#[cfg(feature = "ui")]
 pub mod notes;
+#[cfg(feature = "ui")]
 mod progress;
 pub mod protocol;
+#[cfg(feature = "ui")]
 pub mod reliability;
+#[cfg(feature = "ui")]
 pub mod report_view;
+#[cfg(feature = "ui")]
 pub mod rewardbench;
+#[cfg(feature = "ui")]
 pub mod scope_notice;
+#[cfg(feature = "ui")]
 pub mod state;
+#[cfg(feature = "ui")]
 mod tables;
+#[cfg(feature = "ui")]
 pub mod toggles;
+#[cfg(feature = "ui")]
 pub mod warnings;
 
 /// Mounts the app on the page's body and registers the offline cache.
+#[cfg(feature = "ui")]
 pub fn mount() {
     // A panic shows in the console (and fails the browser tests) instead of a bare trap.
     std::panic::set_hook(Box::new(|info| {
@@ -41,6 +67,7 @@ pub fn mount() {
 
 /// Registers sw.js, which keeps the site's own files for offline use. Browsers offer service
 /// workers only in secure contexts (https, localhost); elsewhere the page works online only.
+#[cfg(feature = "ui")]
 fn offline() {
     let Some(window) = web_sys::window() else {
         return;

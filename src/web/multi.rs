@@ -2,8 +2,8 @@
 //! gold set, over all such items and per modality.
 
 use super::fmt::{self, Kind};
+use crate::metrics::multi::{MultiFigures, MultiScopeFigures};
 use leptos::prelude::*;
-use scorelens::metrics::multi::{MultiFigures, MultiScopeFigures};
 
 fn row(name: &'static str, m: &MultiScopeFigures) -> impl IntoView {
     view! {

@@ -1,8 +1,8 @@
 //! Notes on reading the figures, and the figures the producing tool wrote itself, shown beside ours.
 
 use super::fmt::{self, Kind};
+use crate::reported::Reported;
 use leptos::prelude::*;
-use scorelens::formats::Reported;
 
 #[component]
 pub fn Notes(notes: Vec<String>, reported: Vec<Reported>) -> impl IntoView {

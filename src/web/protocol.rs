@@ -4,11 +4,11 @@
 //! of `File`s is kept as it is (`preserve`), which needs an externally tagged enum (an internally
 //! tagged one loses it). Numbers cross as JS numbers, so every f64 arrives bit for bit.
 
-use scorelens::compare::Comparison;
-use scorelens::explore::{Filter, Page};
-use scorelens::metrics::ece::BinReport;
-use scorelens::report::intervals::BootstrapIntervals;
-use scorelens::{Report, Warning};
+use crate::compare::Comparison;
+use crate::explore::{Filter, Page};
+use crate::metrics::ece::BinReport;
+use crate::report::intervals::BootstrapIntervals;
+use crate::{Report, Warning};
 use serde::{Deserialize, Serialize};
 
 /// From the page to the worker.
@@ -107,7 +107,7 @@ pub enum FromWorker {
         seq: u32,
         page: Page,
     },
-    /// Bootstrap resamples of a scored run's intervals drawn so far (src/web/intervals_worker.rs).
+    /// Bootstrap resamples of a scored run's intervals drawn so far (src/bin/worker/intervals.rs).
     IntervalsProgress {
         run: u32,
         done: u32,

@@ -7,8 +7,8 @@
 
 use super::fmt::{self, Kind};
 use super::state::{use_state, Whiskers};
+use crate::metrics::ece::BinReport;
 use leptos::prelude::*;
-use scorelens::metrics::ece::BinReport;
 
 /// One curve: a name for the legend and its bins.
 #[derive(Debug, Clone, PartialEq)]

@@ -55,11 +55,10 @@ pub fn diagram(state: AppState, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, S
             Binning::EqualWidth => ("10 equal-width bins", "ECE"),
             Binning::EqualMass => ("equal-mass bins (HELM's ece_10_bin)", "ECE equal-mass"),
         };
-        let ece =
-            |f: &scorelens::metrics::calibration::CalibrationFigures| match state.binning.get() {
-                Binning::EqualWidth => f.ece,
-                Binning::EqualMass => f.ece_em,
-            };
+        let ece = |f: &crate::metrics::calibration::CalibrationFigures| match state.binning.get() {
+            Binning::EqualWidth => f.ece,
+            Binning::EqualMass => f.ece_em,
+        };
         let values = match state.reading.get() {
             Reading::Mixing => super::fmt::show(ece(&s.report.mixing), super::fmt::Kind::Score),
             _ => super::fmt::show(ece(&s.report.conditioning), super::fmt::Kind::Score),

@@ -3,11 +3,9 @@
 //! margin histogram and each subset's worst items.
 
 use super::fmt::{self, Kind};
+use crate::report::intervals::Intervals;
+use crate::report::rewardbench::{MarginFigures, RewardBenchFigures, SubsetFigures, TiesFigures};
 use leptos::prelude::*;
-use scorelens::report::intervals::Intervals;
-use scorelens::report::rewardbench::{
-    MarginFigures, RewardBenchFigures, SubsetFigures, TiesFigures,
-};
 
 fn sections(rb: &RewardBenchFigures) -> impl IntoView {
     rb.section_details

@@ -3,8 +3,8 @@
 //! leaderboard must know that before reading a number.
 
 use super::fmt;
+use crate::Report;
 use leptos::prelude::*;
-use scorelens::Report;
 
 #[component]
 pub fn ScopeNotice(report: Report) -> impl IntoView {

@@ -3,9 +3,9 @@
 //! Everything here is plain data in signals; file handles live with the worker client.
 
 use super::protocol::{Named, Scored};
+use crate::report::intervals::BootstrapIntervals;
+use crate::Warning;
 use leptos::prelude::*;
-use scorelens::report::intervals::BootstrapIntervals;
-use scorelens::Warning;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -120,7 +120,7 @@ pub enum Compared {
     },
     /// The comparison, and its JSON as `scorelens compare --json` prints it.
     Done {
-        comparison: Arc<scorelens::Comparison>,
+        comparison: Arc<crate::Comparison>,
         json: Arc<str>,
     },
     Failed(String),
@@ -145,15 +145,15 @@ pub struct AppState {
     /// The explorer's group filter, set from the groups table.
     pub group_filter: RwSignal<Option<String>>,
     /// The latest page of items from the worker: (run, seq, page).
-    pub items: RwSignal<Option<(u32, u32, Arc<scorelens::explore::Page>)>>,
+    pub items: RwSignal<Option<(u32, u32, Arc<crate::explore::Page>)>>,
     /// The latest comparison asked of the worker: (seq, runs compared, where it is).
     pub compared: RwSignal<Option<(u32, Vec<u32>, Compared)>>,
-    /// Each scored run's bootstrap intervals, by run id (src/web/intervals_worker.rs makes them).
+    /// Each scored run's bootstrap intervals, by run id (src/bin/worker/intervals.rs makes them).
     pub intervals: RwSignal<HashMap<u32, Boot>>,
 }
 
-impl AppState {
-    pub fn new() -> Self {
+impl Default for AppState {
+    fn default() -> Self {
         AppState {
             runs: RwSignal::new(Vec::new()),
             active: RwSignal::new(None),
@@ -170,7 +170,9 @@ impl AppState {
             intervals: RwSignal::new(HashMap::new()),
         }
     }
+}
 
+impl AppState {
     /// Changes one run in place.
     pub fn update_run(&self, id: u32, f: impl FnOnce(&mut Run)) {
         self.runs.update(|runs| {

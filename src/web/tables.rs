@@ -1,48 +1,10 @@
-//! The report's tables as data, rendered to CSV (full precision) or Markdown (four decimals) for
-//! export and the clipboard.
+//! The report's tables (`crate::table`, the CLI's model), for the export as CSV (full precision)
+//! or Markdown (four decimals), to a file or the clipboard.
 
 use super::protocol::Scored;
-use scorelens::markdown::cell as md_text;
-use scorelens::metrics::calibration::CalibrationFigures;
-use scorelens::Report;
-
-/// A cell: text, or a figure that may not apply.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Cell {
-    Text(String),
-    Num(Option<f64>),
-}
-
-impl From<&str> for Cell {
-    fn from(s: &str) -> Self {
-        Cell::Text(s.to_string())
-    }
-}
-
-impl From<String> for Cell {
-    fn from(s: String) -> Self {
-        Cell::Text(s)
-    }
-}
-
-impl From<Option<f64>> for Cell {
-    fn from(v: Option<f64>) -> Self {
-        Cell::Num(v)
-    }
-}
-
-impl From<u64> for Cell {
-    fn from(v: u64) -> Self {
-        Cell::Num(Some(v as f64))
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Table {
-    pub title: String,
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<Cell>>,
-}
+use crate::metrics::calibration::CalibrationFigures;
+use crate::table::{Cell, Table};
+use crate::Report;
 
 fn cols(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
@@ -196,7 +158,7 @@ pub fn report_tables(s: &Scored) -> Vec<Table> {
 }
 
 /// Each I/C type's parts, one row per type.
-fn ic_types(o: &scorelens::metrics::ic_figures::ScopeFigures) -> Table {
+fn ic_types(o: &crate::metrics::ic_figures::ScopeFigures) -> Table {
     let t = &o.types;
     let rows = [
         ("choice", &t.choice),
@@ -242,84 +204,4 @@ fn ic_types(o: &scorelens::metrics::ic_figures::ScopeFigures) -> Table {
         ]),
         rows,
     }
-}
-
-fn csv_field(s: &str) -> String {
-    let s = scorelens::csv_cell::guard(s);
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// Full precision; whole numbers (counts) without a trailing `.0`.
-fn csv_cell(c: &Cell) -> String {
-    match c {
-        Cell::Text(s) => csv_field(s),
-        Cell::Num(Some(v)) if v.fract() == 0.0 && v.abs() < 9e15 => format!("{v:.0}"),
-        Cell::Num(v) => super::fmt::exact(*v),
-    }
-}
-
-/// CSV: each table under a `# title` line, a blank line between tables.
-pub fn csv(tables: &[Table]) -> String {
-    let mut out = String::new();
-    for t in tables {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&format!("# {}\n", t.title));
-        let head: Vec<String> = t.columns.iter().map(|c| csv_field(c)).collect();
-        out.push_str(&head.join(","));
-        out.push('\n');
-        for row in &t.rows {
-            let cells: Vec<String> = row.iter().map(csv_cell).collect();
-            out.push_str(&cells.join(","));
-            out.push('\n');
-        }
-    }
-    out
-}
-
-fn md_cell(c: &Cell) -> String {
-    match c {
-        Cell::Text(s) => md_text(s),
-        Cell::Num(None) => "–".to_string(),
-        Cell::Num(Some(v)) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{v:.0}"),
-        Cell::Num(Some(v)) => format!("{v:.4}"),
-    }
-}
-
-/// Markdown: a `###` heading and a table each, numbers right-aligned.
-pub fn markdown(tables: &[Table]) -> String {
-    let mut out = String::new();
-    for t in tables {
-        out.push_str(&format!("### {}\n\n", md_text(&t.title)));
-        let head: Vec<String> = t.columns.iter().map(|c| md_text(c)).collect();
-        out.push_str(&format!("| {} |\n", head.join(" | ")));
-        let align: Vec<&str> = t
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(i, _)| {
-                let numeric = t
-                    .rows
-                    .iter()
-                    .all(|r| matches!(r.get(i), Some(Cell::Num(_))));
-                if numeric && !t.rows.is_empty() {
-                    "---:"
-                } else {
-                    "---"
-                }
-            })
-            .collect();
-        out.push_str(&format!("| {} |\n", align.join(" | ")));
-        for row in &t.rows {
-            let cells: Vec<String> = row.iter().map(md_cell).collect();
-            out.push_str(&format!("| {} |\n", cells.join(" | ")));
-        }
-        out.push('\n');
-    }
-    out
 }

@@ -1,7 +1,7 @@
 //! The warnings panel: each bad line with its file, line number and reason, as plain text.
 
+use crate::Warning;
 use leptos::prelude::*;
-use scorelens::Warning;
 use std::sync::Arc;
 
 /// Lines shown before "show all".

@@ -137,7 +137,7 @@ test('export: JSON, CSV, Markdown (file and clipboard), SVG, PNG', async () => {
   assert.match(csv, /^# Headline\nfigure,value\nitems,240\n/);
   assert.ok(csv.includes(`accuracy,${ref.report.metrics.accuracy}\n`), 'CSV keeps full precision');
   const md = (await download(page, '[data-export=md]')).bytes.toString('utf8');
-  assert.match(md, /### Groups\n\n\| group \| items \| accuracy \| normalized \| invalid_share \|\n\| --- \| ---: \| ---: \| ---: \| ---: \|\n/);
+  assert.match(md, /### Groups\n\n\| group \| items \| accuracy \| normalized \| invalid_share \|\n\|---\|---:\|---:\|---:\|---:\|\n/);
   await page.click('[data-export=copy-md]');
   await page.waitForFunction(() => document.querySelector('[data-testid=export] [role=status]').textContent.includes('copied'));
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), md, 'clipboard holds the Markdown');

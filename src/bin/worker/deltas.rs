@@ -1,0 +1,149 @@
+//! The worker's half of the comparison view: pairs of kept runs resampled in slices (so a newer
+//! request, a stop or a closed run is felt between slices), then `scorelens::compare_with`.
+//!
+//! A module of the worker bin (`mod deltas`): it borrows the runs' samples from the worker's
+//! `SAMPLES` store (taking them out while it draws, putting them back after).
+
+use crate::worker::{post, scope, Kept, SAMPLES};
+use scorelens::compare::{compare_with, PairDraws, Paired};
+use scorelens::web::protocol::FromWorker;
+use scorelens::{BootstrapOptions, Run};
+use std::cell::{Cell, RefCell};
+use wasm_bindgen_futures::JsFuture;
+
+/// Milliseconds of drawing between two looks at the message queue.
+const SLICE_MS: f64 = 40.0;
+
+thread_local! {
+    /// The comparison that should be running; an older task that sees a newer one stops.
+    static CURRENT: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Starts comparison `seq` of `runs` (in that order; deltas are earlier − later).
+pub fn start(seq: u32, runs: Vec<u32>, opts: BootstrapOptions) {
+    CURRENT.set(seq);
+    wasm_bindgen_futures::spawn_local(compare(seq, runs, opts));
+}
+
+/// Stops comparison `seq` if it is the current one.
+pub fn stop(seq: u32) {
+    if CURRENT.get() == seq {
+        CURRENT.set(0);
+    }
+}
+
+fn live(seq: u32) -> bool {
+    CURRENT.get() == seq
+}
+
+/// Lets the worker handle its messages (a macrotask: the page's messages are macrotasks too).
+async fn tick() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+/// Takes the runs out of the store, waiting while another task has one of them on loan.
+async fn borrow(seq: u32, ids: &[u32]) -> Result<Vec<Run>, String> {
+    loop {
+        if !live(seq) {
+            return Err(String::new());
+        }
+        let state = SAMPLES.with_borrow(|s| {
+            ids.iter()
+                .map(|id| match s.get(id) {
+                    Some(Kept::Here(_)) => Ok(true),
+                    Some(Kept::Lent) => Ok(false),
+                    Some(Kept::TooMany { name, items }) => Err(format!(
+                        "{name} has {items} items: more than the browser compares ({}), so the \
+                         page kept no per-item sample of it; `scorelens compare` compares any size",
+                        crate::intervals::MAX_ITEMS
+                    )),
+                    None => Err(format!("run {id} has no scored items to compare")),
+                })
+                .collect::<Result<Vec<bool>, String>>()
+        })?;
+        if state.iter().all(|&here| here) {
+            return Ok(SAMPLES.with_borrow_mut(|s| {
+                ids.iter()
+                    .filter_map(|id| match s.insert(*id, Kept::Lent) {
+                        Some(Kept::Here(run)) => Some(*run),
+                        _ => None,
+                    })
+                    .collect()
+            }));
+        }
+        tick().await;
+    }
+}
+
+/// Puts the runs back, unless the run was closed or scored again meanwhile.
+fn give_back(ids: &[u32], runs: Vec<Run>) {
+    SAMPLES.with_borrow_mut(|s| {
+        for (id, run) in ids.iter().zip(runs) {
+            if let Some(slot @ Kept::Lent) = s.get_mut(id) {
+                *slot = Kept::Here(Box::new(run));
+            }
+        }
+    });
+}
+
+async fn compare(seq: u32, ids: Vec<u32>, opts: BootstrapOptions) {
+    let runs = match borrow(seq, &ids).await {
+        Ok(runs) => runs,
+        Err(e) if e.is_empty() => return,
+        Err(error) => return post(&FromWorker::CompareFailed { seq, error }),
+    };
+    let parts = draw_all(seq, &runs, &opts).await;
+    if let Some(parts) = parts {
+        let parts = RefCell::new(parts.into_iter());
+        let c = compare_with(&runs, &opts, |_, _| {
+            parts.borrow_mut().next().unwrap_or_default()
+        });
+        post(&FromWorker::Compared {
+            seq,
+            json: c.to_json() + "\n",
+            comparison: Box::new(c),
+        });
+    }
+    give_back(&ids, runs);
+}
+
+/// Every pair's paired resamples, in `compare_with`'s pair order, drawn in slices of about
+/// `SLICE_MS`; `None` when the comparison was replaced or stopped.
+async fn draw_all(seq: u32, runs: &[Run], opts: &BootstrapOptions) -> Option<Vec<Vec<PairDraws>>> {
+    let pairs = runs.len() * runs.len().saturating_sub(1) / 2;
+    let total = opts.resamples.saturating_mul(pairs as u32);
+    let mut done = 0u32;
+    let mut all = Vec::with_capacity(pairs);
+    for (i, a) in runs.iter().enumerate() {
+        for b in runs.iter().skip(i + 1) {
+            let paired = Paired::new(a, b);
+            let mut parts = Vec::new();
+            let mut at = 0u32;
+            let mut step = 8u32;
+            while at < opts.resamples {
+                let end = at.saturating_add(step).min(opts.resamples);
+                let started = js_sys::Date::now();
+                parts.push(paired.draws(opts, at..end));
+                let took = js_sys::Date::now() - started;
+                done += end - at;
+                at = end;
+                // Grow the slice while it is quick, shrink it when it is slow.
+                if took < SLICE_MS / 2.0 {
+                    step = step.saturating_mul(2);
+                } else if took > SLICE_MS * 2.0 {
+                    step = (step / 2).max(1);
+                }
+                post(&FromWorker::CompareProgress { seq, done, total });
+                tick().await;
+                if !live(seq) {
+                    return None;
+                }
+            }
+            all.push(parts);
+        }
+    }
+    Some(all)
+}

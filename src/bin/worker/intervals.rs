@@ -1,0 +1,179 @@
+//! The worker's bootstrap of a scored run: intervals for every headline figure, computed after the
+//! report is on screen, in slices, so that the worker keeps answering between them.
+//!
+//! Included by src/bin/worker/main.rs (`mod intervals`). It reads the run's sample in the worker's
+//! `SAMPLES` store one slice at a time (so a comparison, src/bin/worker/deltas.rs, can take the run
+//! between slices), posts progress, stops when the run's generation moves on (Cancel, Forget, a
+//! new score of the run), and waits while any file is being read (a new drop is scored first). The result is the CLI's:
+//! `sample.draws` over consecutive ranges joined by `sample.intervals` equals `Sample::bootstrap`,
+//! so the JSON it posts is `scorelens score --json --bootstrap 2000 --seed 2024`'s.
+
+use crate::worker::{current, post, scope, Kept, SAMPLES};
+use scorelens::web::protocol::FromWorker;
+use scorelens::{BootstrapOptions, Run};
+use std::cell::Cell;
+use wasm_bindgen_futures::JsFuture;
+
+/// Milliseconds of drawing between two looks at the message queue.
+const SLICE_MS: f64 = 40.0;
+/// Milliseconds between two progress messages (the page announces them).
+const PROGRESS_MS: f64 = 500.0;
+
+/// Runs with more items are not resampled in the browser: 2000 resamples would take minutes on
+/// one thread (the CLI's `--bootstrap` uses every core).
+pub const MAX_ITEMS: usize = 200_000;
+
+thread_local! {
+    /// Scoring tasks reading files now; the bootstrap waits while there are any.
+    static READING: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Held by a scoring task while it reads: the bootstrap of other runs pauses meanwhile.
+pub struct Reading;
+
+impl Reading {
+    pub fn new() -> Self {
+        READING.set(READING.get() + 1);
+        Reading
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        READING.set(READING.get().saturating_sub(1));
+    }
+}
+
+/// Starts the bootstrap of `run` (scored in `generation`), once its report is posted.
+pub fn start(run: u32, generation: u32) {
+    wasm_bindgen_futures::spawn_local(bootstrap(run, generation, BootstrapOptions::default()));
+}
+
+/// Lets the worker handle its messages (a macrotask), after `ms` milliseconds.
+async fn tick(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+/// Runs `f` on the run's kept sample, waiting while another task has the run on loan (a
+/// comparison); `None` when the run moved on or is gone. The store is borrowed only while `f`
+/// runs, so a comparison can take the run between two slices.
+async fn with_run<T>(run: u32, generation: u32, f: impl Fn(&Run) -> T) -> Option<T> {
+    loop {
+        if !current(run, generation) {
+            return None;
+        }
+        let done = SAMPLES.with_borrow(|s| match s.get(&run) {
+            Some(Kept::Here(r)) => Some(Some(f(r))),
+            Some(Kept::Lent) => None,
+            Some(Kept::TooMany { .. }) | None => Some(None),
+        });
+        match done {
+            Some(out) => return out,
+            None => tick(0).await,
+        }
+    }
+}
+
+/// The message for a run of `items` items, more than the browser resamples.
+pub fn too_many(items: u64) -> String {
+    format!(
+        "{items} items: more than the browser resamples ({MAX_ITEMS}); `scorelens score --bootstrap` computes them"
+    )
+}
+
+async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
+    // A large run kept no sample (issue 9): say why it has no intervals.
+    let over = SAMPLES.with_borrow(|s| match s.get(&run) {
+        Some(Kept::TooMany { items, .. }) => Some(*items),
+        _ => None,
+    });
+    if let Some(items) = over.filter(|_| current(run, generation)) {
+        return post(&FromWorker::IntervalsSkipped {
+            run,
+            reason: too_many(items),
+        });
+    }
+    let Some(items) = with_run(run, generation, |r| r.sample.len()).await else {
+        return;
+    };
+    // No item scored (aggregate files only): the CLI reports no bootstrap either.
+    if items == 0 {
+        return;
+    }
+    if items > MAX_ITEMS {
+        return post(&FromWorker::IntervalsSkipped {
+            run,
+            reason: too_many(items as u64),
+        });
+    }
+    let Some(parts) = draw(run, generation, &opts).await else {
+        return;
+    };
+    let parts = std::cell::RefCell::new(Some(parts));
+    let done = with_run(run, generation, |r| {
+        let bootstrap = r.sample.intervals(&opts, parts.take()?);
+        let mut report = r.report.clone();
+        report.intervals.bootstrap = Some(bootstrap.clone());
+        Some((bootstrap, report.to_json() + "\n"))
+    })
+    .await
+    .flatten();
+    if let Some((bootstrap, json)) = done {
+        post(&FromWorker::Intervals {
+            run,
+            bootstrap: Box::new(bootstrap),
+            json,
+        });
+    }
+}
+
+/// The resamples in slices of about `SLICE_MS`, in order; `None` when the run moved on.
+async fn draw(
+    run: u32,
+    generation: u32,
+    opts: &BootstrapOptions,
+) -> Option<Vec<scorelens::metrics::bootstrap::Draws>> {
+    let total = opts.resamples;
+    let mut parts = Vec::new();
+    let (mut at, mut step) = (0u32, 8u32);
+    let mut posted = js_sys::Date::now();
+    post(&FromWorker::IntervalsProgress {
+        run,
+        done: 0,
+        total,
+    });
+    while at < total {
+        while READING.get() > 0 && current(run, generation) {
+            tick(50).await;
+        }
+        let end = at.saturating_add(step).min(total);
+        let (part, took) = with_run(run, generation, |r| {
+            let started = js_sys::Date::now();
+            let part = r.sample.draws(opts, at..end);
+            (part, js_sys::Date::now() - started)
+        })
+        .await?;
+        parts.push(part);
+        at = end;
+        // Grow the slice while it is quick, shrink it when it is slow.
+        if took < SLICE_MS / 2.0 {
+            step = step.saturating_mul(2);
+        } else if took > SLICE_MS * 2.0 {
+            step = (step / 2).max(1);
+        }
+        let now = js_sys::Date::now();
+        if now - posted >= PROGRESS_MS {
+            posted = now;
+            post(&FromWorker::IntervalsProgress {
+                run,
+                done: at,
+                total,
+            });
+        }
+        tick(0).await;
+    }
+    Some(parts)
+}

@@ -1,0 +1,141 @@
+//! Tables as CSV, for the CLI's `--format csv` and the page's export: each table under a
+//! `# title` line, figures with every digit, and a label from a user's file that a spreadsheet
+//! would run as a formula (CSV injection) opened as text.
+
+use super::{Cell, Table};
+use std::borrow::Cow;
+
+/// CSV: each table as a `# title` line, its header and rows, then a blank line. Fields are quoted
+/// when they hold a comma, a quote or a line break, as the `csv` crate quotes them.
+pub fn csv(tables: &[Table]) -> String {
+    let mut out = String::new();
+    for t in tables {
+        out += &format!("# {}\n", t.title);
+        record(&mut out, t.columns.iter().map(|c| field(c)).collect());
+        for r in &t.rows {
+            record(&mut out, r.iter().map(cell).collect());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// One record; a lone empty field is written `""`, or the line would read as no record.
+fn record(out: &mut String, fields: Vec<String>) {
+    if let [only] = fields.as_slice() {
+        if only.is_empty() {
+            out.push_str("\"\"\n");
+            return;
+        }
+    }
+    out.push_str(&fields.join(","));
+    out.push('\n');
+}
+
+/// A text field: guarded, then quoted when it must be.
+fn field(s: &str) -> String {
+    let s = guard(s);
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.into_owned()
+    }
+}
+
+/// A cell: text as a field; a figure with every digit (the shortest text that reads back the
+/// same, as JavaScript writes it), a whole number (a count) without `.0`, nothing when it does
+/// not apply.
+fn cell(c: &Cell) -> String {
+    match c {
+        Cell::Text(s) => field(s),
+        Cell::Num(Some(v)) if v.fract() == 0.0 && v.abs() < 9e15 => format!("{v:.0}"),
+        Cell::Num(Some(v)) => format!("{v:?}"),
+        Cell::Num(None) => String::new(),
+    }
+}
+
+/// `s` with a leading `'` when it starts as a formula would (`=`, `+`, `-`, `@`, a tab or a
+/// carriage return) and is not a number: spreadsheets show the `'` as "this is text" and run
+/// nothing. Numbers such as `-0.25`, and a lone sign (the CLI's `-` for "no value"), are left as
+/// they are. Quoting is the writer's business.
+pub fn guard(s: &str) -> Cow<'_, str> {
+    let risky = s.len() > 1 && s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && s.parse::<f64>().is_err() {
+        Cow::Owned(format!("'{s}"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_tables_are_quoted_as_the_csv_crate_quotes() {
+        let rows = vec![
+            vec![
+                "a,b".to_string(),
+                "say \"hi\"".to_string(),
+                "two\nlines".to_string(),
+            ],
+            vec!["cr\r".to_string(), "=1+1".to_string(), String::new()],
+            vec!["plain".to_string(), "-0.5".to_string(), "é ü".to_string()],
+        ];
+        let table = Table::text(
+            "T",
+            vec!["x".into(), "y, z".into(), "w".into()],
+            rows.clone(),
+        );
+        let mut w = ::csv::Writer::from_writer(Vec::new());
+        w.write_record(["x", "y, z", "w"]).unwrap();
+        for r in &rows {
+            w.write_record(r.iter().map(|c| guard(c).into_owned()))
+                .unwrap();
+        }
+        let want = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(csv(&[table]), format!("# T\n{want}\n"));
+    }
+
+    #[test]
+    fn figures_keep_every_digit_and_counts_no_point() {
+        let table = Table {
+            title: "T".into(),
+            columns: vec!["f".into(), "v".into()],
+            rows: vec![
+                vec!["a".into(), Cell::Num(Some(0.1 + 0.2))],
+                vec!["n".into(), 240u64.into()],
+                vec!["none".into(), Cell::Num(None)],
+            ],
+        };
+        assert_eq!(
+            csv(&[table]),
+            "# T\nf,v\na,0.30000000000000004\nn,240\nnone,\n\n"
+        );
+    }
+
+    #[test]
+    fn formulas_open_as_text_and_numbers_stay_numbers() {
+        for (given, want) in [
+            (
+                "=HYPERLINK(\"http://x\",\"y\")",
+                "'=HYPERLINK(\"http://x\",\"y\")",
+            ),
+            ("+1+2", "'+1+2"),
+            ("-cmd|' /C calc'!A0", "'-cmd|' /C calc'!A0"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\t=1", "'\t=1"),
+            ("\r=1", "'\r=1"),
+            ("-0.25", "-0.25"),
+            ("+3", "+3"),
+            ("-1e-9", "-1e-9"),
+            ("group a", "group a"),
+            ("a=b", "a=b"),
+            ("-", "-"),
+            ("=", "="),
+            ("", ""),
+        ] {
+            assert_eq!(guard(given), want, "{given:?}");
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! Tables as GitHub-flavoured Markdown, for the CLI's `--format markdown` and the page's export:
+//! a label from a user's file must read as text in any Markdown renderer.
+
+use super::{Cell, Table};
+
+/// Markdown: each table under a `###` heading, figures with four decimals, columns of figures
+/// aligned right.
+pub fn markdown(tables: &[Table]) -> String {
+    let mut out = String::new();
+    for t in tables {
+        out += &format!("### {}\n\n", cell(&t.title));
+        let head: Vec<String> = t.columns.iter().map(|c| cell(c)).collect();
+        let align: String = (0..t.columns.len())
+            .map(|i| if t.numeric(i) { "---:|" } else { "---|" })
+            .collect();
+        out += &format!("| {} |\n|{align}\n", head.join(" | "));
+        for r in &t.rows {
+            let cells: Vec<String> = r.iter().map(shown).collect();
+            out += &format!("| {} |\n", cells.join(" | "));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A cell as Markdown: text escaped, a figure with four decimals (a count without), `–` when it
+/// does not apply.
+fn shown(c: &Cell) -> String {
+    match c {
+        Cell::Text(s) => cell(s),
+        Cell::Num(None) => "–".to_string(),
+        Cell::Num(_) => c.shown(),
+    }
+}
+
+/// Escapes table syntax (`|`, `\`, line breaks) and HTML (`& < >`), since Markdown renderers pass
+/// raw HTML through: `<img onerror=…>` in a group name must not become an element.
+pub fn cell(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_of_figures_align_right_and_text_is_escaped() {
+        let table = Table {
+            title: "A | B".into(),
+            columns: vec!["group".into(), "accuracy".into()],
+            rows: vec![
+                vec!["<b>".into(), Cell::Num(Some(0.123456))],
+                vec!["c".into(), Cell::Num(None)],
+            ],
+        };
+        assert_eq!(
+            markdown(&[table]),
+            "### A \\| B\n\n| group | accuracy |\n|---|---:|\n| &lt;b&gt; | 0.1235 |\n| c | – |\n\n"
+        );
+    }
+
+    #[test]
+    fn html_and_table_syntax_read_as_text() {
+        assert_eq!(
+            cell("<img src=x onerror=alert(1)>|a\\b\r\nc & d"),
+            "&lt;img src=x onerror=alert(1)&gt;\\|a\\\\b  c &amp; d"
+        );
+        assert_eq!(cell("plain text"), "plain text");
+    }
+}
