@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import make_check_file  # noqa: E402
@@ -55,6 +57,20 @@ def disagreements(ours, ref):
     return bad, len(pairs), worst
 
 
+def equal_mass_matches_the_package():
+    """The numpy equal-mass binning against uncertainty-calibration's get_ece_em on its committed
+    vectors (scripts/reference/ece_em_vectors.py made them): how many cases, and the misses."""
+    vectors = json.loads((HERE.parents[1] / "tests/fixtures/ece_em/vectors.json").read_text())
+    bad = []
+    for i, c in enumerate(vectors["cases"]):
+        got = score_reference.ece_equal_mass(np.array(c["confidence"]),
+                                             np.array(c["correct"], dtype=np.float64),
+                                             package=False)
+        if not agree(got, c["ece_em"]):
+            bad.append(f"ece_em vector {i}: numpy {got!r} vs package {c['ece_em']!r}")
+    return len(vectors["cases"]), bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scorelens", required=True, help="path of the scorelens binary")
@@ -68,6 +84,8 @@ def main():
                                      capture_output=True, text=True).stdout)
     ref = score_reference.figures(score_reference.read(args.out))
     bad, checked, worst = disagreements(ours, ref)
+    cases, misses = equal_mass_matches_the_package()
+    bad += misses
     for b in bad:
         print(f"DISAGREE {b}", file=sys.stderr)
     took = time.perf_counter() - start
@@ -75,7 +93,8 @@ def main():
     print(f"reference check: {ref['items']} items ({ref['conditioning']['items']} with valid "
           f"probabilities, {mixing_items} with known outside mass), {ref['groups']} groups, "
           f"{checked} figures, {len(bad)} disagree beyond {TOLERANCE:g} (largest difference of the "
-          f"others {worst:.1e}); {took:.2f} s")
+          f"others {worst:.1e}); its equal-mass ECE equals the package's on {cases - len(misses)} "
+          f"of {cases} vectors; {took:.2f} s")
     return 1 if bad else 0
 
 

@@ -9,7 +9,8 @@ invalid distribution leaves the item out of every calibration figure). Every ite
 have the same number of options. Other item types stop it. Equal-width ECE is SPEC §4's; the
 equal-mass ECE is HELM's binning as SPEC §4 words it, written here with numpy; when the
 uncertainty-calibration package is installed (`make bench` installs it) its `get_ece_em`, what HELM
-calls, is used instead, and tests/ece_em_reference.rs checks the two agree.
+calls, is used instead (check.py holds the numpy binning to the package's values in
+tests/fixtures/ece_em/vectors.json).
 
     python scripts/reference/score_reference.py FILE [--json]
 
@@ -117,11 +118,11 @@ def read(path):
     }
 
 
-def ece_equal_mass(conf, correct, bins=10):
+def ece_equal_mass(conf, correct, bins=10, package=True):
     """SPEC §4: sorted confidences split as numpy.array_split does into min(10, N) chunks; the
     boundaries are the midpoints between chunks plus 1.0, de-duplicated; an item goes to the first
     boundary >= its confidence."""
-    if cal is not None:
+    if cal is not None and package:
         return float(cal.get_ece_em(conf, correct.astype(np.int64), num_bins=bins))
     n = len(conf)
     chunks = np.array_split(np.sort(conf), min(bins, n))
