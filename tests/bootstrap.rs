@@ -246,8 +246,25 @@ fn no_bootstrap_unless_asked_and_wilson_always() {
     )
     .unwrap();
     assert!(r.intervals.bootstrap.is_none());
+    // The Wilson interval worked out here in its other textbook form,
+    // (2np + z² ± z sqrt(z² + 4np(1 - p))) / (2(n + z²)), equal to rounding.
     let w = r.intervals.wilson.get("metrics.accuracy").unwrap();
-    assert!(w.lo < r.metrics.accuracy.unwrap() && r.metrics.accuracy.unwrap() < w.hi);
+    let n = r.items as f64;
+    let right = (r.metrics.accuracy.unwrap() * n).round();
+    assert_eq!(
+        right, 203.0,
+        "choice.jsonl: 203 of 240 right (numpy reference)"
+    );
+    let (z, p) = (1.959963984540054f64, right / n);
+    let root = z * (z * z + 4.0 * n * p * (1.0 - p)).sqrt();
+    let (lo, hi) = (
+        (2.0 * n * p + z * z - root) / (2.0 * (n + z * z)),
+        (2.0 * n * p + z * z + root) / (2.0 * (n + z * z)),
+    );
+    assert!(
+        (w.lo - lo).abs() < 1e-15 && (w.hi - hi).abs() < 1e-15,
+        "{w:?} vs ({lo}, {hi})"
+    );
     for g in &r.groups {
         assert!(r
             .intervals
