@@ -175,9 +175,9 @@ test('a panic in the worker fails the run under way; the page goes on with a new
   // The errors this test provokes, each as often as it provokes it; any other fails the test.
   const provoked = [
     // The debug hook's panic, logged by the worker's panic hook.
-    [/^console: scorelens worker: panicked at .*debug hook: scorelens:debug-panic/, 1],
+    [/^console: scorelens worker: panicked at [\s\S]*debug hook: scorelens:debug-panic$/, 1],
     // The page's log of the two worker deaths: the panic, and the error event the test fired.
-    [/^console: scorelens: the scoring worker stopped: .*debug hook: scorelens:debug-panic/, 1],
+    [/^console: scorelens: the scoring worker stopped: panicked at [\s\S]*debug hook: scorelens:debug-panic$/, 1],
     [/^console: scorelens: the scoring worker stopped: RuntimeError: unreachable$/, 1],
     // The five malformed messages, each logged by the worker as unreadable.
     [/^console: scorelens worker: unreadable message: /, 5],
