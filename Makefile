@@ -1,5 +1,5 @@
 # Every target installs what it needs first (scripts/setup.sh is idempotent and quick once done).
-.PHONY: setup test serve bench bench-reference bench-browser dist
+.PHONY: setup test serve bench bench-reference bench-browser dist fuzz
 
 setup:
 	bash scripts/setup.sh
@@ -24,3 +24,10 @@ bench-browser: setup
 
 dist: setup
 	bash scripts/dist.sh
+
+# Every fuzz target for SECONDS each (default 60); fails on any crash, leak or timeout
+# (fuzz/run.sh). Installs cargo-fuzz first; no nightly needed.
+SECONDS ?= 60
+fuzz:
+	bash scripts/setup.sh fuzz
+	bash fuzz/run.sh $(SECONDS)

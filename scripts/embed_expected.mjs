@@ -35,6 +35,9 @@ for (const name of readdirSync(samples).sort()) {
 // A profile the file does not name, and strict mode, through the API's options.
 runs.push({ name: 'choice.jsonl+profile', dir: samples, files: ['choice.jsonl'], options: { profile: 'jevbench-public-231' } });
 runs.push({ name: 'binary.jsonl+strict', dir: samples, files: ['binary.jsonl'], options: { strict: true } });
+// Probabilities given as logprobs and loglikelihoods (exp in the core), which no sample has: the
+// wasm must give the CLI's figures to the bit there too.
+runs.push({ name: 'mixed.jsonl', dir: resolve('tests/fixtures/bootstrap'), files: ['mixed.jsonl'], options: {} });
 
 const rust = (s) => JSON.stringify(s);
 const cases = [];

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132.0.0
+CARGO_FUZZ_VERSION=0.13.2
 log() { printf 'setup: %s\n' "$*" >&2; }
 
 # Rust components and the wasm target.
@@ -43,5 +44,25 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+# numpy for the independent reference that `make test` runs (scripts/reference/check.py), in a
+# virtual environment inside the repo (.venv/, git-ignored), pinned in requirements.txt.
+if ! .venv/bin/python -c 'import numpy' 2>/dev/null \
+  || ! .venv/bin/pip freeze 2>/dev/null | grep -qxF -f scripts/reference/requirements.txt; then
+  log "creating .venv with numpy (scripts/reference/requirements.txt)"
+  if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv >/dev/null
+  fi
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/reference/requirements.txt
+fi
+
+# cargo-fuzz, only for `make fuzz` (`scripts/setup.sh fuzz`; fuzz/run.sh). It runs on the stable toolchain with
+# RUSTC_BOOTSTRAP=1 (the sanitizer flags are unstable), so no nightly download is needed.
+if [ "${1:-}" = fuzz ] && ! cargo fuzz --version >/dev/null 2>&1; then
+  log "installing cargo-fuzz (about 2 minutes, once)"
+  cargo install --locked cargo-fuzz --version "${CARGO_FUZZ_VERSION}"
 fi
 log "ready"

@@ -11,6 +11,12 @@ cargo clippy --locked --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --locked
 
+# The independent reference: numpy (scripts/setup.sh makes .venv) scores a generated file of
+# 5,000 items and every figure must equal the CLI's to 1e-12 (scripts/reference/check.py).
+echo "== independent reference (numpy)"
+cargo build --locked --bin scorelens
+.venv/bin/python scripts/reference/check.py --scorelens target/debug/scorelens
+
 # The browser app (docs/app.md): lints of the wasm bins, the site built with Trunk, its page
 # weight against the budget, then the end-to-end tests in headless Chromium. The CLI the tests
 # compare with is the debug build `cargo test` just made (same figures as release, no rebuild).
@@ -22,7 +28,6 @@ TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist target/site
 echo "== browser app: page weight"
 node scripts/page_weight.mjs target/site --budget-kb 320
 echo "== browser app: end-to-end tests (headless Chromium)"
-cargo build --locked --bin scorelens
 export SCORELENS_SITE="$PWD/target/site"
 SCORELENS_BIN="$PWD/target/debug/scorelens" node --test --test-concurrency=1 tests/e2e/
 if [ -f target/e2e/timings.json ]; then

@@ -1,4 +1,4 @@
-//! `ln`, `exp` and `sin` from the `libm` crate on every target, so that a figure computed natively
+//! `ln`, `exp`, `sin` and `tanh` from the `libm` crate on every target, so that a figure computed natively
 //! and in the browser's wasm agrees to the last bit (std takes them from glibc natively, from a
 //! port of musl's libm in wasm, and the two differ by an ulp on some inputs).
 
@@ -12,6 +12,12 @@ pub fn ln(x: f64) -> f64 {
 #[inline]
 pub fn exp(x: f64) -> f64 {
     libm::exp(x)
+}
+
+/// tanh x, the same bits on every target.
+#[inline]
+pub fn tanh(x: f64) -> f64 {
+    libm::tanh(x)
 }
 
 /// sin x, the same bits on every target.

@@ -39,7 +39,7 @@ pub fn build(values: &[Option<f64>], source: Source) -> Result<Probs, String> {
         Source::Probs => from_probabilities(values, source),
         Source::Logprobs => {
             check_finite(values, source)?;
-            let p: Vec<Option<f64>> = values.iter().map(|v| v.map(f64::exp)).collect();
+            let p: Vec<Option<f64>> = values.iter().map(|v| v.map(crate::math::exp)).collect();
             from_probabilities(&p, source)
         }
         Source::Loglikelihoods => softmax(values),

@@ -6,7 +6,6 @@
 
 use scorelens::embed;
 use serde_json::Value;
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -33,12 +32,6 @@ const CASES: &[Case] = include!(concat!(
 const PROFILES: &[&str] = include!(concat!(env!("SCORELENS_EXPECTED"), "/profiles.rs"));
 const FORMATS: &[&str] = include!(concat!(env!("SCORELENS_EXPECTED"), "/formats.rs"));
 
-thread_local! {
-    /// Figures that differ from the CLI's in the last bits only (libm: glibc natively, Rust's
-    /// port of musl's in wasm); printed, never hidden.
-    static NEAR: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-}
-
 fn file(name: &str, bytes: &[u8]) -> JsValue {
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     web_sys::File::new_with_u8_array_sequence(&parts, name)
@@ -63,19 +56,14 @@ fn get(v: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(v, &key.into()).unwrap()
 }
 
-/// The first difference between two reports; numbers agree bit for bit or within 1e-12.
+/// The first difference between two reports. Numbers must agree bit for bit, as in the e2e
+/// tests: the core takes every transcendental function from `scorelens::math` (libm's, the same
+/// on every target) and sums in a fixed order, so no figure may differ between wasm32 and native.
 fn diff(a: &Value, b: &Value, path: &str) -> Option<String> {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
-            if x == y {
-                None
-            } else if (x - y).abs() <= 1e-12 * x.abs().max(y.abs()) {
-                NEAR.with_borrow_mut(|n| n.push(format!("{path}: wasm {x:?} vs native {y:?}")));
-                None
-            } else {
-                Some(format!("{path}: wasm {x:?} vs native {y:?}"))
-            }
+            (x.to_bits() != y.to_bits()).then(|| format!("{path}: wasm {x:?} vs native {y:?}"))
         }
         (Value::Array(x), Value::Array(y)) => {
             if x.len() != y.len() {
@@ -134,15 +122,6 @@ async fn every_sample_scores_as_the_cli() {
             (Err(e), true) => panic!("{}: rejected: {:?}", case.name, get(&e, "message")),
         }
     }
-    NEAR.with_borrow(|n| {
-        if !n.is_empty() {
-            console_log!(
-                "{} figures differ from the CLI's in the last bits:\n  {}",
-                n.len(),
-                n.join("\n  ")
-            );
-        }
-    });
 }
 
 /// The same bytes as a string, a Uint8Array, an ArrayBuffer, a Blob and a one-file array give

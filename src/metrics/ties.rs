@@ -144,7 +144,7 @@ impl Ties {
         let margins: Vec<f64> = both
             .iter()
             .map(|(r, t, d)| {
-                let m = (r.min(*t) / d - 1.0).tanh();
+                let m = crate::math::tanh(r.min(*t) / d - 1.0);
                 if m.is_nan() {
                     0.0
                 } else {

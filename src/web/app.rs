@@ -30,7 +30,7 @@ pub fn App() -> impl IntoView {
             </p>
             <a class="help" href="#formats">"Which files?"</a>
         </header>
-        <main>
+        <main data-testid="app" data-status=move || state.status()>
             <DropZone />
             <Show when=has_runs>
                 <Tabs />

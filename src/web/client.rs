@@ -94,6 +94,9 @@ fn crashed(error: String) {
     // This runs inside one of its closures: they are leaked, not dropped under themselves.
     std::mem::forget(old);
     let Some(state) = state() else { return };
+    // Nothing more comes from the old worker: what it was ending has ended.
+    state.closing.set(Vec::new());
+    state.stopping.set(None);
     let runs = state.runs.get_untracked();
     for r in &runs {
         if matches!(r.status, Status::Waiting | Status::Reading { .. }) {
@@ -225,6 +228,12 @@ fn receive(msg: FromWorker) {
             },
         ),
         FromWorker::CompareFailed { seq, error } => compared(state, seq, Compared::Failed(error)),
+        FromWorker::Stopped { run } => state.closing.update(|c| c.retain(|&r| r != run)),
+        FromWorker::CompareStopped { seq } => state.stopping.update(|s| {
+            if *s == Some(seq) {
+                *s = None;
+            }
+        }),
         FromWorker::Panicked { error } => crashed(error),
     }
 }
@@ -282,6 +291,7 @@ pub fn stop_compare(state: AppState) {
             .map(|c| c.0)
     });
     if let Some(seq) = running {
+        state.stopping.set(Some(seq));
         send(&ToWorker::StopCompare { seq });
         compared(state, seq, Compared::Stopped);
     }
@@ -369,6 +379,7 @@ pub fn cancel(run: u32) {
 /// Closes a run and frees its items in the worker.
 pub fn close(state: AppState, run: u32) {
     FILES.with_borrow_mut(|f| f.remove(&run));
+    state.closing.update(|c| c.push(run));
     send(&ToWorker::Forget { run });
     state.intervals.update(|m| {
         m.remove(&run);

@@ -142,6 +142,14 @@ pub enum FromWorker {
         seq: u32,
         error: String,
     },
+    /// Every task of a closed (forgotten) run has ended: no message about it follows.
+    Stopped {
+        run: u32,
+    },
+    /// Comparison `seq` was stopped and has ended: no message about it follows.
+    CompareStopped {
+        seq: u32,
+    },
     /// The worker panicked and is about to stop (a wasm trap): the page fails the runs under way
     /// and starts a new worker.
     Panicked {

@@ -150,6 +150,10 @@ pub struct AppState {
     pub compared: RwSignal<Option<(u32, Vec<u32>, Compared)>>,
     /// Each scored run's bootstrap intervals, by run id (src/bin/worker/intervals.rs makes them).
     pub intervals: RwSignal<HashMap<u32, Boot>>,
+    /// Runs closed while the worker may still be working on them, until it says `Stopped`.
+    pub closing: RwSignal<Vec<u32>>,
+    /// A comparison stopped, until the worker says `CompareStopped`.
+    pub stopping: RwSignal<Option<u32>>,
 }
 
 impl Default for AppState {
@@ -168,6 +172,42 @@ impl Default for AppState {
             items: RwSignal::new(None),
             compared: RwSignal::new(None),
             intervals: RwSignal::new(HashMap::new()),
+            closing: RwSignal::new(Vec::new()),
+            stopping: RwSignal::new(None),
+        }
+    }
+
+    /// Where the page is, for `data-status` on `<main>` (what tests wait for instead of a fixed
+    /// time): `reading` while the worker has work under way for it (a run read, intervals or a
+    /// comparison computed, a closed run or a stopped comparison not yet ended), then `error` when
+    /// the run shown failed, `done` with runs, `idle` with none.
+    pub fn status(&self) -> &'static str {
+        let reading = self.runs.with(|runs| {
+            runs.iter()
+                .any(|r| matches!(r.status, Status::Waiting | Status::Reading { .. }))
+        }) || self
+            .intervals
+            .with(|m| m.values().any(|b| matches!(b, Boot::Computing { .. })))
+            || self
+                .compared
+                .with(|c| matches!(c, Some((_, _, Compared::Running { .. }))))
+            || self.closing.with(|c| !c.is_empty())
+            || self.stopping.with(Option::is_some);
+        let failed = || {
+            let active = self.active.get();
+            self.runs.with(|runs| {
+                runs.iter()
+                    .any(|r| Some(r.id) == active && matches!(r.status, Status::Failed { .. }))
+            })
+        };
+        if reading {
+            "reading"
+        } else if failed() {
+            "error"
+        } else if self.runs.with(|r| r.is_empty()) {
+            "idle"
+        } else {
+            "done"
         }
     }
 }

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assert, cli, drop, open, OUT, pick, ROOT, samples, SAMPLES, settled, setup, value } from './harness.mjs';
+import { assert, cli, drop, open, OUT, pick, ROOT, samples, SAMPLES, settled, setup, status, value } from './harness.mjs';
 import { checkBars, checkShown, same } from './check.mjs';
 
 let env;
@@ -31,7 +31,7 @@ test('landing: drop zone, privacy line, samples, formats, keyboard', async () =>
   // Keyboard: Tab reaches the file button, and Enter opens the file chooser. (The listener goes
   // first: Playwright intercepts the chooser only once it is set up.)
   const chooser = new Promise((resolve) => page.once('filechooser', resolve));
-  await page.waitForTimeout(100);
+  await status(page, 'idle');
   let focused = '';
   for (let i = 0; i < 10 && focused !== 'Choose files…'; i++) {
     await page.keyboard.press('Tab');
@@ -54,7 +54,8 @@ test('the scoring worker starts when a file is dragged over the page or the file
   for (const how of ['drag', 'chooser']) {
     const t = await open(env);
     const { page } = t;
-    await page.waitForTimeout(300);
+    // The app has mounted and settled (it would have started a worker by then, if at all).
+    await status(page, 'idle');
     assert.equal(page.workers().length, 0, 'the page alone starts no worker');
     if (how === 'drag') {
       await page.evaluate(() => {
@@ -249,7 +250,9 @@ test('untrusted text in a file is shown as text and runs no script', async () =>
   await page.waitForSelector('.viewport .item');
   await page.hover('.viewport .item .gold');
   await page.click('#formats summary');
-  await page.waitForTimeout(300);
+  await page.waitForSelector('[data-testid=format-list] dt');
+  await status(page, 'done');
+  // No element from the file exists (below), so no handler of one can run later.
   assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no script from the file ran');
   // Nothing from the file became an element: no img, iframe, b or svg[onload] in the report.
   const injected = await page.$$eval('main img, main iframe, main b, main script, main [onerror], main [onload], main [onmouseover]', (e) => e.length);

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { assert, CLI, drop, open, OUT, ROOT, SAMPLES, setup } from './harness.mjs';
+import { assert, CLI, drop, open, OUT, ROOT, SAMPLES, setup, status } from './harness.mjs';
 import { diffJson, same } from './check.mjs';
 
 let env;
@@ -227,7 +227,9 @@ test('resamples and seed can be changed, a long comparison can be stopped', asyn
   await page.waitForSelector('[data-testid=compare-progress]');
   await page.click('[data-testid=compare-progress] button');
   await page.waitForSelector('[data-testid=compare-stopped]');
-  await page.waitForTimeout(1500);
+  // The worker says when the stopped comparison has ended (the page leaves `reading`); nothing of
+  // it can follow, and the view still says stopped.
+  await status(page, 'done');
   assert.ok(await page.$('[data-testid=compare-stopped]'), 'a stopped comparison stays stopped');
   // Other settings: the page equals the CLI's `--bootstrap 300 --seed 7`.
   await page.fill('[data-testid=compare-resamples]', '300');

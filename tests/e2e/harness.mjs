@@ -87,6 +87,16 @@ export function cli(files, extra = []) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, report: r.status === 0 ? JSON.parse(r.stdout) : null };
 }
 
+/**
+ * Waits until the page says it is `want` (`data-status` on <main>): `idle` (no runs), `reading`
+ * (the worker has work under way for the page, including ending what was closed or stopped),
+ * `done` or `error` (the run shown failed). Tests wait for this, never for a fixed time, before
+ * checking that nothing more happened.
+ */
+export async function status(page, want, timeout = 60000) {
+  await page.waitForSelector(`main[data-testid=app][data-status=${want}]`, { timeout });
+}
+
 /** Waits until the selected run shows a report or says why it has none. */
 export async function settled(page, timeout = 60000) {
   await page.waitForSelector('[data-testid=report], [data-testid=failed]', { timeout });

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assert, cli, drop, manyItems, open, OUT, SAMPLES, settled, setup } from './harness.mjs';
+import { assert, cli, drop, manyItems, open, OUT, SAMPLES, settled, setup, status } from './harness.mjs';
 import { same } from './check.mjs';
 
 let env;
@@ -244,29 +244,36 @@ test('closing a run mid-bootstrap stops it: the worker posts no more progress fo
   await drop(page, [file]);
   assert.ok(await settled(page));
   await page.waitForSelector('.report [data-testid=intervals-status][data-state=computing]', { timeout: 30000 });
-  // Count the worker's progress messages (the wasm posts through `self.postMessage`).
+  // Record the worker's messages in order (the wasm posts through `self.postMessage`).
   const [worker] = page.workers();
   await worker.evaluate(() => {
-    self.progress = 0;
+    self.posted = [];
     const post = self.postMessage.bind(self);
     self.postMessage = (m, ...rest) => {
-      if (m && m.IntervalsProgress) self.progress += 1;
+      if (m && typeof m === 'object') self.posted.push(m);
       return post(m, ...rest);
     };
   });
-  await page.waitForTimeout(1500);
-  assert.ok(await worker.evaluate(() => self.progress) > 0, 'progress while the bootstrap runs');
+  const posted = () => worker.evaluate(() => self.posted.map((m) => Object.keys(m)[0] + ':' + (Object.values(m)[0].run ?? '')));
+  // A worker has no waitForFunction: ask it until it has posted progress twice.
+  for (const end = Date.now() + 30000; await worker.evaluate(() => self.posted.filter((m) => m.IntervalsProgress).length < 2);) {
+    assert.ok(Date.now() < end, 'the bootstrap posts progress');
+  }
+  const [closed] = (await posted()).filter((m) => m.startsWith('IntervalsProgress:')).map((m) => m.split(':')[1]);
   assert.equal(await page.getAttribute('.report [data-testid=intervals-status]', 'data-state'), 'computing', 'still computing when closed');
   await page.click('.tab-close');
-  await page.waitForTimeout(300);
-  const atClose = await worker.evaluate(() => self.progress);
-  await page.waitForTimeout(2000);
-  assert.equal(await worker.evaluate(() => self.progress), atClose, 'no progress after the run was closed');
+  // The worker says when the closed run's bootstrap has ended; the page is idle after that.
+  await status(page, 'idle');
   // The worker goes on: the next run gets its intervals, the CLI's.
   await drop(page, [CHOICE]);
   assert.ok(await settled(page));
   await intervalsDone(page);
   sameAsCli(await exportJson(page), cli([CHOICE], BOOT), 'after a close');
+  // Of the closed run, nothing after `Stopped`: the next run's intervals came later, so anything
+  // the closed run still posted would be recorded by now.
+  const after = (await posted()).filter((m) => m.endsWith(`:${closed}`));
+  assert.equal(after.at(-1), `Stopped:${closed}`, `the closed run's last message is Stopped: ${after.join(', ')}`);
+  assert.ok(after.filter((m) => m.startsWith('IntervalsProgress')).length >= 2, 'progress while the bootstrap ran');
   await t.done();
 });
 

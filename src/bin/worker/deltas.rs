@@ -9,6 +9,7 @@ use scorelens::compare::{compare_with, PairDraws, Paired};
 use scorelens::web::protocol::FromWorker;
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use wasm_bindgen_futures::JsFuture;
 
 /// Milliseconds of drawing between two looks at the message queue.
@@ -17,18 +18,42 @@ const SLICE_MS: f64 = 40.0;
 thread_local! {
     /// The comparison that should be running; an older task that sees a newer one stops.
     static CURRENT: Cell<u32> = const { Cell::new(0) };
+    /// Comparisons under way (an older one may still be ending when a newer one starts).
+    static RUNNING: RefCell<HashSet<u32>> = RefCell::new(HashSet::new());
+}
+
+/// A comparison under way; one that ends after a stop says `CompareStopped`, so that the page
+/// knows nothing more of it can follow.
+struct Running(u32);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.with_borrow_mut(|r| r.remove(&self.0));
+        if !live(self.0) {
+            post(&FromWorker::CompareStopped { seq: self.0 });
+        }
+    }
 }
 
 /// Starts comparison `seq` of `runs` (in that order; deltas are earlier − later).
 pub fn start(seq: u32, runs: Vec<u32>, opts: BootstrapOptions) {
     CURRENT.set(seq);
-    wasm_bindgen_futures::spawn_local(compare(seq, runs, opts));
+    RUNNING.with_borrow_mut(|r| r.insert(seq));
+    let running = Running(seq);
+    wasm_bindgen_futures::spawn_local(async move {
+        compare(seq, runs, opts).await;
+        drop(running);
+    });
 }
 
-/// Stops comparison `seq` if it is the current one.
+/// Stops comparison `seq` if it is the current one; `CompareStopped` follows once it has ended.
 pub fn stop(seq: u32) {
     if CURRENT.get() == seq {
         CURRENT.set(0);
+    }
+    // Not under way (it ended already): nothing more of it can follow.
+    if !RUNNING.with_borrow(|r| r.contains(&seq)) {
+        post(&FromWorker::CompareStopped { seq });
     }
 }
 

@@ -46,7 +46,13 @@ impl Drop for Reading {
 
 /// Starts the bootstrap of `run` (scored in `generation`), once its report is posted.
 pub fn start(run: u32, generation: u32) {
-    wasm_bindgen_futures::spawn_local(bootstrap(run, generation, BootstrapOptions::default()));
+    // Counted as under way from now, so that the run's scoring task ending first does not make
+    // the run look idle (`Live`).
+    let live = crate::worker::Live::new(run);
+    wasm_bindgen_futures::spawn_local(async move {
+        bootstrap(run, generation, BootstrapOptions::default()).await;
+        drop(live);
+    });
 }
 
 /// Lets the worker handle its messages (a macrotask), after `ms` milliseconds.

@@ -24,7 +24,7 @@ mod worker {
     use scorelens::web::protocol::{FromWorker, MassBins, Named, Scored, ToWorker};
     use scorelens::{Error, Options, Session};
     use std::cell::RefCell;
-    use std::collections::HashMap;
+    use std::collections::{HashMap, HashSet};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
@@ -68,6 +68,39 @@ mod worker {
         /// Each scored run with its bootstrap sample (`Session::keep_sample`), kept until the page
         /// forgets the run: what comparisons (src/bin/worker/deltas.rs) and intervals resample.
         pub(crate) static SAMPLES: RefCell<HashMap<u32, Kept>> = RefCell::new(HashMap::new());
+        /// Tasks under way per run (scoring, then its intervals), and the runs the page closed
+        /// while some were: the last task of a closed run to end says `Stopped`, so that the page
+        /// (and its tests) know that nothing more about the run can follow.
+        static LIVE: RefCell<HashMap<u32, u32>> = RefCell::new(HashMap::new());
+        static CLOSED: RefCell<HashSet<u32>> = RefCell::new(HashSet::new());
+    }
+
+    /// A task of a run under way, from before it is spawned until it ends (see `LIVE`).
+    pub(crate) struct Live(u32);
+
+    impl Live {
+        pub(crate) fn new(run: u32) -> Self {
+            LIVE.with_borrow_mut(|l| *l.entry(run).or_insert(0) += 1);
+            Live(run)
+        }
+    }
+
+    impl Drop for Live {
+        fn drop(&mut self) {
+            let run = self.0;
+            let left = LIVE.with_borrow_mut(|l| {
+                let n = l.entry(run).or_insert(1);
+                *n -= 1;
+                let left = *n;
+                if left == 0 {
+                    l.remove(&run);
+                }
+                left
+            });
+            if left == 0 && CLOSED.with_borrow_mut(|c| c.remove(&run)) {
+                post(&FromWorker::Stopped { run });
+            }
+        }
     }
 
     /// A kept run, or a mark that a task has it on loan (it puts it back unless the run was
@@ -127,7 +160,9 @@ mod worker {
             }
             match serde_wasm_bindgen::from_value::<ToWorker>(ev.data()) {
                 Ok(msg) => handle(msg),
-                Err(e) => web_sys::console::error_1(&format!("scorelens worker: {e}").into()),
+                Err(e) => web_sys::console::error_1(
+                    &format!("scorelens worker: unreadable message: {e}").into(),
+                ),
             }
         });
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -157,7 +192,11 @@ mod worker {
             } => {
                 let generation = bump(run);
                 let files: Vec<File> = files.iter().filter_map(|f| f.dyn_into().ok()).collect();
-                wasm_bindgen_futures::spawn_local(score(run, generation, files, profile));
+                let live = Live::new(run);
+                wasm_bindgen_futures::spawn_local(async move {
+                    score(run, generation, files, profile).await;
+                    drop(live);
+                });
             }
             ToWorker::Cancel { run } => {
                 bump(run);
@@ -180,6 +219,12 @@ mod worker {
                 bump(run);
                 EXPLORERS.with_borrow_mut(|e| e.remove(&run));
                 SAMPLES.with_borrow_mut(|s| s.remove(&run));
+                // Its tasks stop at their next check; the last one to end says so.
+                if LIVE.with_borrow(|l| l.contains_key(&run)) {
+                    CLOSED.with_borrow_mut(|c| c.insert(run));
+                } else {
+                    post(&FromWorker::Stopped { run });
+                }
             }
             ToWorker::Compare {
                 seq,
