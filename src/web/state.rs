@@ -176,7 +176,9 @@ impl Default for AppState {
             stopping: RwSignal::new(None),
         }
     }
+}
 
+impl AppState {
     /// Where the page is, for `data-status` on `<main>` (what tests wait for instead of a fixed
     /// time): `reading` while the worker has work under way for it (a run read, intervals or a
     /// comparison computed, a closed run or a stopped comparison not yet ended), then `error` when
@@ -210,9 +212,7 @@ impl Default for AppState {
             "done"
         }
     }
-}
 
-impl AppState {
     /// Changes one run in place.
     pub fn update_run(&self, id: u32, f: impl FnOnce(&mut Run)) {
         self.runs.update(|runs| {
