@@ -34,7 +34,7 @@ struct Record {
     answer: u32,
     credit: f32,
     /// Confidence under conditioning and mixing (f32 is plenty to show and to filter on); NaN
-    /// when there is none (an `Option<f32>` pair would take 8 bytes more a record; issue 9).
+    /// when there is none (an `Option<f32>` pair would take 8 bytes more a record).
     confidence: [f32; 2],
 }
 
@@ -74,7 +74,7 @@ impl Interner {
 /// Slots of `Recent`'s group cache (a prime).
 const GROUP_SLOTS: usize = 61;
 
-/// Interned strings found without hashing text (issue 9): the labels of the option list the last
+/// Interned strings found without hashing text: the labels of the option list the last
 /// item shared (readers give every item with the same list one `Arc`), each filled at its first
 /// use; the group names by the address of their shared text (the canonical reader gives every
 /// item of a group one `Arc`), direct-mapped, each slot holding its name so that no other text can
@@ -250,7 +250,7 @@ impl Explorer {
 
     /// Makes room for `items` more records (never past the cap) at once, when the reader can
     /// tell how many a file holds: growing by doubling copies the records each time, which in
-    /// wasm is a copy into fresh memory while the old block is still held (issue 9).
+    /// wasm is a copy into fresh memory while the old block is still held.
     pub fn reserve(&mut self, items: usize) {
         let room = self.cap.saturating_sub(self.records.len()).min(items);
         self.records.reserve_exact(room);

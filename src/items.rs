@@ -91,7 +91,7 @@ pub enum OptionKind {
 /// (`loglikelihoods`: softmax leaves no outside mass to measure).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Probs {
-    /// Inline for up to `short::INLINE_VEC` options: no allocation per item (issue 9).
+    /// Inline for up to `short::INLINE_VEC` options: no allocation per item.
     pub p: ShortVec,
     pub sum: f64,
     pub outside: Option<f64>,
@@ -116,7 +116,7 @@ impl Probs {
     }
 
     /// `f` applied to the distribution under `mode` (`None` as for `distribution`), without an
-    /// allocation for up to 16 options: the metrics read it once per item and mode (issue 9).
+    /// allocation for up to 16 options: the metrics read it once per item and mode.
     pub fn with_distribution<R>(&self, mode: Mode, f: impl FnOnce(&[f64]) -> R) -> Option<R> {
         let share = match mode {
             Mode::Conditioning => None,
@@ -159,7 +159,7 @@ pub fn best_of_n_credit(scores: &[f64]) -> f64 {
 
 /// Index of the largest value, ties to the first (NaN is never larger); 0 for an empty slice.
 /// The index and the running maximum are picked by a select, not a branch: which option is
-/// largest is the item's data, so a branch was mispredicted about once an item (issue 9).
+/// largest is the item's data, so a branch was mispredicted about once an item.
 pub fn argmax(values: &[f64]) -> usize {
     let Some((&first, rest)) = values.split_first() else {
         return 0;
@@ -178,7 +178,7 @@ pub fn argmax(values: &[f64]) -> usize {
 pub struct OptionItem {
     pub kind: OptionKind,
     /// Shared, so that a reader can give every item with the same option list one copy of it
-    /// (a million 4-option items would otherwise allocate five million labels; issue 9).
+    /// (a million 4-option items would otherwise allocate five million labels).
     pub options: Arc<[String]>,
     pub gold: usize,
     pub gold_probs: Option<Vec<f64>>,
@@ -243,12 +243,12 @@ pub enum Body {
 /// One scored unit with its breakdown keys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
-    /// Inline when short (`short::INLINE_STR` bytes): no allocation per item (issue 9).
+    /// Inline when short (`short::INLINE_STR` bytes): no allocation per item.
     pub id: ShortStr,
     /// 1-based line (or array element) the item came from, for warnings and the explorer.
     pub line: Option<u64>,
     /// Shared: a reader gives the items of one group one copy of its name (`canonical::item::Labels`),
-    /// and `Groups` knows a name it has seen by its address (issue 9).
+    /// and `Groups` knows a name it has seen by its address.
     pub group: Option<Arc<str>>,
     pub tier: Option<Tier>,
     pub split: Option<Split>,

@@ -1,4 +1,4 @@
-//! Block reading (issue 9): a canonical JSON Lines file cut into blocks, each read on its own and
+//! Block reading: a canonical JSON Lines file cut into blocks, each read on its own and
 //! replayed in order, gives the very report of a sequential read (the JSON string, to the last
 //! digit), warnings and their lines, duplicate ids across blocks and groups included; the CLI,
 //! which reads the blocks on several threads, prints that report too. And the canonical reader's

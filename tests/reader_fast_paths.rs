@@ -1,4 +1,4 @@
-//! The canonical reader's fast paths (issue 9) change no result: option lists shared between
+//! The canonical reader's fast paths change no result: option lists shared between
 //! items, UTF-8 checked once per line, a first chunk read in place, ids kept in one table.
 
 use scorelens::formats::canonical::Canonical;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python pipeline a maintainer would otherwise write (issue 9): json + numpy, computing
+"""The Python pipeline a maintainer would otherwise write: json + numpy, computing
 scorelens's SPEC §2–§4 figures on a canonical file, independently of the Rust code.
 
 It covers choice items with `options`, `gold`, an optional `group` and `answer`, and their

@@ -161,7 +161,7 @@ pub fn pick<'a, const N: usize>(
 /// `pick` into the caller's array (reset first); returns the key that occurred twice, if any.
 ///
 /// For the per-line hot path: the array is large (27 values for the canonical format), and
-/// returning it by value copies it several times per line (issue 9).
+/// returning it by value copies it several times per line.
 pub fn pick_into<'a, const N: usize>(
     bytes: &'a [u8],
     wanted: &'static [&'static str; N],

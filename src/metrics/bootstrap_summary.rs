@@ -119,7 +119,7 @@ impl Replay for SummaryReplay {
             // In ascending confidence (`f64::total_cmp`), ties in item order. The parts were
             // pushed in item order, so a stable radix sort of (confidence's order key, place)
             // gives that order without moving the 48-byte parts at every step of a comparison
-            // sort (that was most of the sample's cost in the browser's worker; issue 9).
+            // sort (that was most of the sample's cost in the browser's worker).
             let mut keys: Vec<(u64, u32)> = t
                 .parts
                 .iter()

@@ -1,4 +1,4 @@
-// Intervals in the app (issue 8): the worker's bootstrap after the report is shown, the cards'
+// Intervals in the app: the worker's bootstrap after the report is shown, the cards'
 // 95% intervals against the CLI's `--json --bootstrap 2000 --seed 2024`, the export with them (the
 // wasm's intervals are the native binary's, same seed, bit for bit), the reliability whiskers (Wilson or Clopper-Pearson), the "computing" state, a rescore
 // and a close mid-bootstrap, and the limit above which the browser does not resample.

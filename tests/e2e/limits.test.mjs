@@ -1,4 +1,4 @@
-// Resource limits and faults in the worker (issue 10 §3, §6), on the shipped build. Large files
+// Resource limits and faults in the worker, on the shipped build. Large files
 // are made in the page as a File of many references to one 1 MiB Blob, so a file of gigabytes
 // costs the test a megabyte. A format read whole (CSV, a JSON array) over the page's cap gets a
 // clear message, and so does a line over 64 MB; JSON Lines of any size are read and Cancel stops

@@ -1,4 +1,4 @@
-// The privacy proof (issue 10 §4): from page load through a drop, the explorer and every export,
+// The privacy proof: from page load through a drop, the explorer and every export,
 // no request leaves the site's origin and none carries anything from the file. Four independent
 // records: our own server logs method, URL and body of every request that reaches it; Chromium
 // contexts run behind a trap proxy of their own that logs anything bound for another origin (HTTP, HTTPS CONNECT,
