@@ -86,7 +86,7 @@ pub struct Session {
 
 /// A canonical JSON Lines file fed in chunks, read in blocks as `read_blocks` reads them: the
 /// replay warms the seen-id table ahead of its inserts, which `Reader::feed` cannot (in the
-/// browser's worker, where files come in chunks, that was a cache miss an item; issue 9).
+/// browser's worker, where files come in chunks, that was a cache miss an item).
 #[derive(Debug, Default)]
 struct LineFeed {
     name: String,
@@ -207,7 +207,7 @@ impl Session {
     /// `read_blocks` replays them, when the file is canonical JSON Lines (its first bytes `head`);
     /// true if so. The report is the same; what changes is speed: the replay warms the seen-id
     /// table ahead of its inserts, which the line reader cannot. For a caller that gets a large
-    /// file in chunks (the browser's worker; issue 9).
+    /// file in chunks (the browser's worker).
     pub fn feed_in_blocks(&mut self, head: &[u8]) -> bool {
         let canonical = self.canonical_lines(head);
         if let Some(file) = self.state.file.as_ref().filter(|_| canonical) {
@@ -316,11 +316,11 @@ impl Session {
     pub fn replay_in_place(&mut self, block: &mut Block, lines_before: u64) {
         let shift = |line: Option<u64>| line.map(|l| l + lines_before);
         let mut items = 0;
-        // In place: an item is not moved out of the list to be scored (issue 9).
+        // In place: an item is not moved out of the list to be scored.
         for event in block.events.iter_mut() {
             match event {
                 Event::Item(item) => {
-                    // The seen-id table's slots for the next items, loaded together (issue 9).
+                    // The seen-id table's slots for the next items, loaded together.
                     if items % TOUCH == 0 {
                         let next = block.id_hashes.get(items..).unwrap_or_default();
                         self.state.seen.touch(&next[..next.len().min(TOUCH)]);
@@ -379,7 +379,7 @@ impl Session {
 
     /// `keep_sample`, for runs of at most `cap` admitted items: once a run passes it, the sample
     /// is freed and no more is kept, and `Finished::sample_dropped` says so (the browser, which
-    /// resamples only small runs, keeps no per-item sample for a large file; issue 9).
+    /// resamples only small runs, keeps no per-item sample for a large file).
     pub fn keep_sample_up_to(&mut self, cap: usize) {
         self.state.want_sample = true;
         self.state.sample_cap = cap;
@@ -493,7 +493,7 @@ impl State {
         }
         // The scorer made now, so that its field is borrowed beside the explorer and the sample:
         // moving those (some 250 bytes each) out and back for every item was a tenth of the
-        // CLI's main thread (issue 9).
+        // CLI's main thread.
         self.scorer();
         let (cap, mut dropped) = (self.sample_cap, self.sample_dropped);
         let (explorer, sample) = (&mut self.explorer, &mut self.sample);

@@ -1,5 +1,5 @@
 //! `scorelens score DIR`: every run in a folder scored on its own, in parallel, one report each
-//! and a summary table (issue 9: leaderboard maintainers score thousands of files).
+//! and a summary table (leaderboard maintainers score thousands of files).
 //!
 //! A file directly in the folder is one run. A subfolder is one run made of all its files, read
 //! together as `scorelens score A B ...` reads them: a HELM run folder or an lm-eval output folder

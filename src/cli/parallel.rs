@@ -1,4 +1,4 @@
-//! Reads one large canonical JSON Lines file on every core (issue 9): blocks of whole lines are
+//! Reads one large canonical JSON Lines file on every core: blocks of whole lines are
 //! read from the file and parsed on worker threads, and on this thread whenever it has nothing
 //! to replay, while this thread replays the finished ones into the session in file order, so
 //! items are scored, ids checked and warnings kept exactly as a one-core read does them
@@ -219,8 +219,7 @@ impl Parser {
 /// them in order, then ends the file; the first read error stops the run and is returned. This
 /// thread replays each block as soon as it is parsed and parses the next one itself whenever the
 /// block it waits for is not ready: as many busy threads as cores, where a thread that only
-/// replayed, one more than the cores, fell behind the parsers and replayed the last blocks alone
-/// (issue 9).
+/// replayed, one more than the cores, fell behind the parsers and replayed the last blocks alone.
 fn run<'a, F>(session: &mut Session, name: &str, workers: usize, next_block: F) -> io::Result<()>
 where
     F: FnMut(&mut Vec<Vec<u8>>) -> io::Result<Option<Cow<'a, [u8]>>> + Send,

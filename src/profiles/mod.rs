@@ -132,7 +132,7 @@ impl Scorer {
     }
 
     /// `update_seen` of an item that stays where it is: the CLI's replay scores each item in its
-    /// block's list, and the worker that allocated it frees it (issue 9).
+    /// block's list, and the worker that allocated it frees it.
     pub fn update_seen_in(&mut self, item: &mut Item, seen: impl FnOnce(&Item)) -> bool {
         if !self.rules.admit(item) {
             return false;
@@ -144,7 +144,7 @@ impl Scorer {
     }
 
     /// Sorts the equal-mass lists in place once no item will come: `finish` and `mass_bins` then
-    /// need no sorted copy of them (`EqualMass::settle`; the browser's peak memory, issue 9).
+    /// need no sorted copy of them (`EqualMass::settle`; the browser's peak memory).
     pub fn settle(&mut self) {
         let (conditioning, mixing) = (&mut self.summary.conditioning, &mut self.summary.mixing);
         crate::metrics::ece_em::both(|| conditioning.settle(), || mixing.settle());

@@ -91,7 +91,7 @@ pub fn too_many(items: u64) -> String {
 }
 
 async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
-    // A large run kept no sample (issue 9): say why it has no intervals.
+    // A large run kept no sample: say why it has no intervals.
     let over = SAMPLES.with_borrow(|s| match s.get(&run) {
         Some(Kept::TooMany { items, .. }) => Some(*items),
         _ => None,

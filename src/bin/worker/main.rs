@@ -109,7 +109,7 @@ mod worker {
         Here(Box<scorelens::Run>),
         Lent,
         /// A run of more items than the browser resamples (`intervals::MAX_ITEMS`): its sample was
-        /// freed while reading (issue 9), so it has no intervals and cannot be compared here.
+        /// freed while reading, so it has no intervals and cannot be compared here.
         TooMany {
             name: String,
             items: u64,
@@ -318,7 +318,7 @@ mod worker {
     /// line-based file whose first lines, as long as the rest, would make more than twice
     /// `intervals::MAX_ITEMS` lines in the run's `total` bytes. Such a run keeps no bootstrap
     /// sample while it is read (building one for its first items cost a fifth of the worker's
-    /// time on 100 MB; issue 9); should it end with few enough items after all, `resample`
+    /// time on 100 MB); should it end with few enough items after all, `resample`
     /// reads it again for its sample, so no run loses its intervals to the guess.
     fn surely_too_many(format: &str, head: &[u8], total: f64) -> bool {
         let lines = head.iter().filter(|&&b| b == b'\n').count();
@@ -354,7 +354,7 @@ mod worker {
             }
             if sampled.is_none() {
                 // Decided at the first file, before any item: only runs the browser resamples
-                // keep their per-item sample (issue 9).
+                // keep their per-item sample.
                 let skip =
                     pass == Pass::First && format.is_some_and(|f| surely_too_many(f, &head, total));
                 if !skip {
@@ -362,7 +362,7 @@ mod worker {
                 }
                 sampled = Some(!skip);
             }
-            // The seen-id set sized from the file's size, as natively (issue 9's memory).
+            // The seen-id set sized from the file's size, as natively (the browser's memory).
             session.expect_lines(&head, size as usize);
             // Canonical JSON Lines in blocks, the seen-id table warmed ahead (as natively).
             session.feed_in_blocks(&head);
