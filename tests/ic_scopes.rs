@@ -372,3 +372,22 @@ fn the_browser_fixtures_are_these_files() {
         assert_eq!(r.profile, profile, "{name}");
     }
 }
+
+#[test]
+fn gold_probs_are_renormalised_and_a_sum_off_by_more_than_0_02_is_a_data_error() {
+    // [0.606, 0.404] sums to 1.01: divided by it, (0.6, 0.4); against q = (0.9, 0.1) the TVD is
+    // 0.5 (0.3 + 0.3) = 0.3 (unrenormalised it would be 0.299). [0.7, 0.321] sums to 1.021.
+    let lines = vec![
+        r#"{"id":"a","options":["o0","o1"],"gold":"o0","probs":{"o0":0.9,"o1":0.1},"gold_probs":[0.606,0.404]}"#.to_string(),
+        r#"{"id":"b","options":["o0","o1"],"gold":"o0","probs":{"o0":0.9,"o1":0.1},"gold_probs":{"o0":0.7,"o1":0.321}}"#.to_string(),
+    ];
+    let r = score(&lines, None);
+    assert_eq!(r.items, 1);
+    assert_eq!(r.skipped, 1);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert_eq!(r.warnings[0].line, Some(2));
+    assert!(r.warnings[0].reason.contains("gold_probs"), "{:?}", r.warnings);
+    let c = choice(&r);
+    close(c.tvd, 0.3, 1e-12);
+    assert_eq!(c.tvd_items, 1);
+}
