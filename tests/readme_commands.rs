@@ -49,6 +49,7 @@ const SKIPPED_MAKE: &[(&str, &str)] = &[
     ("bench", "minutes of benchmarks, and it rewrites docs/performance.md"),
     ("bench-reference", "minutes: a Python venv from PyPI and five timed runs on 1M items"),
     ("bench-browser", "minutes: 100 MB and 1 GB files in Chromium; it rewrites docs/performance.md"),
+    ("fuzz", "ten minutes and more: every fuzz target for SECONDS each, with the sanitizer build; docs/reliability.md records its rounds"),
     ("dist", "the pinned wasm toolchain; `make test` builds and checks the same package (scripts/wasm_test.sh, tests/e2e/embed_package.test.mjs)"),
 ];
 
