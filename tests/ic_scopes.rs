@@ -386,7 +386,11 @@ fn gold_probs_are_renormalised_and_a_sum_off_by_more_than_0_02_is_a_data_error()
     assert_eq!(r.skipped, 1);
     assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
     assert_eq!(r.warnings[0].line, Some(2));
-    assert!(r.warnings[0].reason.contains("gold_probs"), "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].reason.contains("gold_probs"),
+        "{:?}",
+        r.warnings
+    );
     let c = choice(&r);
     close(c.tvd, 0.3, 1e-12);
     assert_eq!(c.tvd_items, 1);
