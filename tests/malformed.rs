@@ -424,30 +424,29 @@ fn other_empty() {
 }
 
 /// The reason given for a file no format claims, whatever formats this build reads.
-fn assert_unknown(file: &str) {
+fn assert_unknown(file: &str, what: &str) {
     let out = run(&[file]);
     assert_eq!(out.items, 0);
     assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
     let w = &out.warnings[0];
     assert_eq!((w.file.as_str(), w.line), (file, None));
     assert!(
-        w.reason
-            .starts_with("not a format scorelens reads (scorelens, lm-eval, ")
-            && w.reason.ends_with("); no JSON object at its start"),
+        w.reason.starts_with(&format!("not a file scorelens reads: {what}")),
         "{}",
         w.reason
     );
+    assert!(w.reason.ends_with(scorelens::formats::unknown::READS));
 }
 
 #[test]
 fn other_binary() {
-    assert_unknown("other/binary.bin");
+    assert_unknown("other/binary.bin", "a binary file, not text");
 }
 
 #[test]
 fn other_page() {
     // The `{"id": ..., "gold": ...}` inside the page's body does not make it a predictions file.
-    assert_unknown("other/page.html");
+    assert_unknown("other/page.html", "an HTML page, not a results file");
 }
 
 /// A 10 MB canonical line: read whole and scored, in one piece or in 64 KiB chunks.

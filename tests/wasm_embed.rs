@@ -230,7 +230,9 @@ async fn bad_input_rejects_with_file_line_and_reason() {
     let (kind, problems) = rejected("hello\nworld\n".into(), "{}").await;
     assert_eq!(kind, "no-items");
     assert_eq!((problems[0].0.as_str(), problems[0].1), ("input", None));
-    assert!(problems[0].2.contains("not a format scorelens reads"));
+    assert!(problems[0]
+        .2
+        .starts_with("not a file scorelens reads: text that is neither JSON nor a table"));
 }
 
 #[wasm_bindgen_test]

@@ -18,11 +18,13 @@ pub mod non_finite;
 pub mod openai_evals;
 pub mod rewardbench;
 pub mod shelf;
+pub mod unknown;
 
 use crate::items::Item;
 use crate::reported::{Reported, TextLengths};
 use crate::warning::Warning;
 pub use shelf::Shelf;
+pub use unknown::unknown_format;
 
 /// File-level facts a reader may find.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,39 +121,6 @@ pub fn detect(file: &str, head: &[u8]) -> Option<&'static dyn Format> {
 /// The format with this name.
 pub fn by_name(name: &str) -> Option<&'static dyn Format> {
     FORMATS.iter().copied().find(|f| f.name() == name)
-}
-
-/// Why no format claimed a file: the formats we read and the first keys seen.
-pub fn unknown_format(head: &[u8]) -> String {
-    let names: Vec<&str> = FORMATS.iter().map(|f| f.name()).collect();
-    let keys = first_keys(head);
-    let body = head.strip_prefix(lines::BOM).unwrap_or(head);
-    if body.is_empty() {
-        return "the file is empty; nothing to score".to_string();
-    }
-    if body.iter().all(u8::is_ascii_whitespace) {
-        let much = if head.len() >= HEAD {
-            " in its first 64 KiB"
-        } else {
-            ""
-        };
-        return format!("the file holds only blank lines{much}; nothing to score");
-    }
-    let first_line = body.split(|&b| b == b'\n').next().unwrap_or_default();
-    let text = std::str::from_utf8(first_line)
-        .is_ok_and(|t| !t.chars().any(|c| c.is_control() && c != '\t' && c != '\r'));
-    let table = text && (first_line.contains(&b',') || first_line.contains(&b'\t'));
-    let seen = if keys.is_empty() && table && !body.starts_with(b"{") && !body.starts_with(b"[") {
-        "its first line is no table header scorelens reads (a CSV or TSV table needs an `id` column and `gold`, `chosen` and `rejected`, or `scores`)".to_string()
-    } else if keys.is_empty() {
-        "no JSON object at its start".to_string()
-    } else {
-        format!("its first keys are {}", keys.join(", "))
-    };
-    format!(
-        "not a format scorelens reads ({}); {seen}",
-        names.join(", ")
-    )
 }
 
 /// The keys of the first JSON object in `head`, in order (at most 12).
