@@ -315,6 +315,41 @@ fn partial_credit_numbers_and_unscored_samples() {
 }
 
 #[test]
+fn a_repeated_entry_name_takes_the_last_copy_as_inspect_does() {
+    // s2 (gold A) answered B in the first copy and A in the appended one: 4 of 8 right become 5.
+    let r = run("colour_mc_repeated.eval");
+    assert_eq!(r.items, 8);
+    assert!(
+        close(r.metrics.accuracy, 5.0 / 8.0),
+        "{:?}",
+        r.metrics.accuracy
+    );
+}
+
+#[test]
+fn the_per_sample_folder_layout_scores_like_the_flat_one() {
+    let r = run("colour_mc_sample_dirs.eval");
+    check_colour_mc(&r);
+}
+
+#[test]
+fn a_log_still_being_written_says_so() {
+    let (items, warnings) = items_and_warnings(
+        "colour_mc_journal_only.eval",
+        &read("colour_mc_journal_only.eval"),
+    );
+    assert_eq!(items, 0);
+    let reasons: Vec<&str> = warnings.iter().map(|w| w.reason.as_str()).collect();
+    assert!(
+        reasons.contains(
+            &"the log is still being written: no sample has finished yet (it holds only \
+              _journal/); drop it again once samples have finished or the run has ended"
+        ),
+        "{reasons:?}"
+    );
+}
+
+#[test]
 fn every_fixture_is_detected_as_inspect_and_near_misses_are_not() {
     for name in [
         "colour_mc.eval",
@@ -325,6 +360,9 @@ fn every_fixture_is_detected_as_inspect_and_near_misses_are_not() {
         "colour_mc_summaries.eval",
         "colour_mc_journal.eval",
         "colour_mc_no_header.eval",
+        "colour_mc_journal_only.eval",
+        "colour_mc_repeated.eval",
+        "colour_mc_sample_dirs.eval",
         "colour_mc_crc.eval",
         "colour_mc_truncated.eval",
         "bomb_lying.eval",

@@ -431,7 +431,8 @@ fn assert_unknown(file: &str, what: &str) {
     let w = &out.warnings[0];
     assert_eq!((w.file.as_str(), w.line), (file, None));
     assert!(
-        w.reason.starts_with(&format!("not a file scorelens reads: {what}")),
+        w.reason
+            .starts_with(&format!("not a file scorelens reads: {what}")),
         "{}",
         w.reason
     );

@@ -152,7 +152,13 @@ fn read_archive(file: &str, bytes: &[u8], sink: &mut dyn Sink) {
                 .collect(),
         };
         if lists.is_empty() {
-            let why = "the archive has neither samples/*.json nor summaries.json: nothing to score";
+            // A log still being written holds only `_journal/start.json` until a sample ends.
+            let why = if head_name == Some("_journal/start.json") {
+                "the log is still being written: no sample has finished yet (it holds only \
+                 _journal/); drop it again once samples have finished or the run has ended"
+            } else {
+                "the archive has neither samples/*.json nor summaries.json: nothing to score"
+            };
             return sink.skip(Warning::new(file, None, why));
         }
         with_outputs = false;
@@ -310,17 +316,22 @@ fn finish(file: &str, mut collector: Collector, scorer: &str, outputs: bool, sin
     }
     if collector.multi_epoch > 0 {
         sink.meta(Meta::Mapping, &format!(
-            "{} samples with several epochs: credit = mean over epochs (Inspect's default reducer), graded without probabilities",
-            collector.multi_epoch
+            "{} with several epochs: credit = mean over epochs (Inspect's default reducer), graded without probabilities",
+            plural(collector.multi_epoch, "sample", "samples")
         ));
     }
     if collector.unscored > 0 {
         sink.meta(
             Meta::Mapping,
             &format!(
-                "{} epochs unscored by the scorer (NaN) left out, as Inspect does",
-                collector.unscored
+                "{} unscored by the scorer (NaN) left out, as Inspect does",
+                plural(collector.unscored, "epoch", "epochs")
             ),
         );
     }
+}
+
+/// "1 epoch", "2 epochs".
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
