@@ -345,3 +345,74 @@ proptest! {
         prop_assert_eq!(&a.reported, &b.reported);
     }
 }
+
+/// Every file of a folder, in name order, named as `score FILES...` would name them.
+fn folder(dir: &str) -> Vec<(String, Vec<u8>)> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let bytes = read(&format!("{dir}/{n}"));
+            (n, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn each_model_folder_of_an_output_folder_equals_its_own_results() {
+    // lm-eval 0.4.13 wrote one folder per model (named after `pretrained`) under one output path.
+    for model in ["model-a", "model-b"] {
+        let dir = format!("tests/fixtures/lm_eval/output_folder/{model}");
+        let files = folder(&dir);
+        let results = files
+            .iter()
+            .find(|(n, _)| n.starts_with("results_"))
+            .map(|(n, _)| format!("{dir}/{n}"))
+            .unwrap();
+        let r = run(&files);
+        assert_eq!(r.items, 24, "{model}");
+        for task in ["sci_mc", "sci_text"] {
+            let g = group(&r, task);
+            assert_eq!(g.accuracy, Some(harness(&results, task, "acc,none")));
+            let ours = reported(&r, "scorelens", task, "acc_norm");
+            assert_eq!(
+                ours,
+                harness(&results, task, "acc_norm,none"),
+                "{model} {task}"
+            );
+        }
+    }
+}
+
+#[test]
+fn results_named_after_a_json_output_path_with_stderr_n_a_are_read() {
+    // `--output_path run.json` names the results `run_<date>.json`; `--limit 1` makes every
+    // stderr the string "N/A", which must not stop the figures beside it.
+    let dir = "tests/fixtures/lm_eval/json_output_path";
+    let files = folder(dir);
+    let results = files
+        .iter()
+        .find(|(n, _)| n.starts_with("run_"))
+        .map(|(n, _)| format!("{dir}/{n}"))
+        .unwrap();
+    let text = String::from_utf8(read(&results)).unwrap();
+    assert!(text.contains(r#""acc_stderr,none": "N/A""#));
+    let r = run(&files);
+    assert!(r.files.iter().any(|f| f.format == "lm-eval-results"));
+    assert_eq!(
+        reported(&r, "lm-eval", "sci_mc", "acc"),
+        harness(&results, "sci_mc", "acc,none")
+    );
+    assert_eq!(
+        group(&r, "sci_mc").accuracy,
+        Some(harness(&results, "sci_mc", "acc,none"))
+    );
+    assert_eq!(
+        reported(&r, "lm-eval", "say_gen · strict-match", "exact_match"),
+        harness(&results, "say_gen", "exact_match,strict-match")
+    );
+}
