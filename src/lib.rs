@@ -18,6 +18,7 @@ pub mod probs;
 pub mod profiles;
 pub mod report;
 pub mod reported;
+pub mod runs;
 pub mod session;
 pub mod short;
 pub mod table;
