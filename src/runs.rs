@@ -10,6 +10,9 @@
 use crate::formats::{self, Format};
 use std::collections::BTreeMap;
 
+/// The format of HELM's files that describe a run or a suite and hold nothing to score.
+const COMPANION: &str = "helm-run-file";
+
 /// A file offered for grouping: its path (folders separated by `/`) and its first bytes (at least
 /// `formats::HEAD`, or the whole file when shorter).
 #[derive(Debug, Clone, Copy)]
@@ -73,7 +76,7 @@ fn count(n: usize, one: &str, many: &str) -> String {
 pub fn find(files: &[Offered<'_>], how: Grouping) -> Found {
     let mut found = Found::default();
     // Key → (name, files); a BTreeMap keeps the runs in key order, whatever order files came in.
-    let mut runs: BTreeMap<String, (String, Vec<usize>)> = BTreeMap::new();
+    let mut runs: BTreeMap<String, (String, Vec<usize>, bool)> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
         let name = base(f.path);
         let Some(format) = formats::detect(name, f.head) else {
@@ -85,15 +88,22 @@ pub fn find(files: &[Offered<'_>], how: Grouping) -> Found {
             Grouping::PerFile => (format!("{i:09}"), stem(name).to_string()),
             Grouping::Found => key_of(format, f),
         };
-        runs.entry(key)
-            .or_insert_with(|| (run, Vec::new()))
-            .1
-            .push(i);
+        let entry = runs.entry(key).or_insert_with(|| (run, Vec::new(), true));
+        entry.1.push(i);
+        entry.2 &= format.name() == COMPANION;
     }
-    found.runs = runs
-        .into_values()
-        .map(|(name, files)| FoundRun { name, files })
-        .collect();
+    for (name, files, companions_only) in runs.into_values() {
+        if companions_only {
+            // A HELM suite's own files (summary.json, runs.json, …) describe runs; none holds one.
+            let why = "a HELM suite or run description: nothing to score in it";
+            found
+                .ignored
+                .extend(files.into_iter().map(|i| (i, why.to_string())));
+        } else {
+            found.runs.push(FoundRun { name, files });
+        }
+    }
+    found.ignored.sort_by_key(|(i, _)| *i);
     dedupe_names(&mut found.runs);
     found
 }

@@ -255,3 +255,60 @@ fn stats_from_another_run_are_caught_by_the_cross_check() {
         .unwrap();
     assert_eq!(w.file, "per_instance_stats.json");
 }
+
+const SUITE_RUN: &str = "tests/fixtures/helm/suite/runs/fix/simple_mcqa:model=simple_model1";
+
+#[test]
+fn a_summarized_run_folder_reads_every_file_without_complaint() {
+    // helm-summarize adds display_predictions.json, display_requests.json and instances.json; the
+    // first starts like per_instance_stats.json (`instance_id`, `stats`) and must not be read as it.
+    let mut names: Vec<String> = std::fs::read_dir(SUITE_RUN)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 8, "{names:?}");
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let r = run_dir(SUITE_RUN, &names);
+    assert_eq!((r.items, r.skipped), (20, 0));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert_eq!(
+        r.metrics.accuracy,
+        Some(helm_stat(SUITE_RUN, "exact_match"))
+    );
+    let companions: Vec<&str> = r
+        .files
+        .iter()
+        .filter(|f| f.format == "helm-run-file")
+        .map(|f| f.name.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(
+        companions,
+        [
+            "display_predictions.json",
+            "display_requests.json",
+            "instances.json",
+            "run_spec.json",
+            "scenario.json"
+        ]
+    );
+    // The same figures as the three scored files alone.
+    let three = run_dir(SUITE_RUN, &FILES);
+    assert_eq!(r.metrics.accuracy, three.metrics.accuracy);
+    assert_eq!(r.conditioning.ece, three.conditioning.ece);
+}
+
+#[test]
+fn display_predictions_with_thinking_text_are_still_a_companion() {
+    // Newer HELM adds `thinking_text` to each display prediction (reasoning models).
+    let path = format!("{SUITE_RUN}/display_predictions.json");
+    let text = String::from_utf8(read(&path)).unwrap();
+    let with = text.replacen(
+        "\"predicted_text\"",
+        "\"thinking_text\": \"Let me think.\", \"predicted_text\"",
+        1,
+    );
+    assert_ne!(with, text);
+    let format = scorelens::formats::detect("display_predictions.json", with.as_bytes());
+    assert_eq!(format.map(|f| f.name()), Some("helm-run-file"));
+}

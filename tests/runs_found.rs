@@ -126,3 +126,38 @@ fn per_file_and_one_run_override_what_was_found() {
     assert_eq!(one.runs.len(), 1);
     assert_eq!(one.runs[0].files.len(), 6);
 }
+
+#[test]
+fn a_real_helm_suite_sets_its_own_summaries_aside() {
+    // helm-run and helm-summarize's layout (crfm-helm 0.5.16: no runs/latest).
+    let files = walk("tests/fixtures/helm/suite", "benchmark_output");
+    let f = found(&files, Grouping::Found);
+    let runs = runs(&files, &f);
+    let names: Vec<&str> = runs.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "simple_mcqa:model=simple_model1",
+            "simple_mcqa_separate:model=simple_model1"
+        ]
+    );
+    assert!(runs.iter().all(|r| r.1.len() == 8), "{runs:?}");
+    let ignored: Vec<&str> = f
+        .ignored
+        .iter()
+        .map(|(i, _)| files[*i].0.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(
+        ignored,
+        [
+            "costs.json",
+            "run_specs.json",
+            "runs_to_run_suites.json",
+            "summary.json"
+        ]
+    );
+    assert!(f
+        .ignored
+        .iter()
+        .any(|(_, why)| why == "a HELM suite or run description: nothing to score in it"));
+}

@@ -80,7 +80,7 @@ pub fn looks(head: &[u8]) -> Looks {
         return Looks::NotUtf8;
     }
     let keys = first_keys(head);
-    if !keys.is_empty() {
+    if !keys.is_empty() || serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
         return Looks::Json(keys);
     }
     let first_line = body.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -147,6 +147,11 @@ pub fn unknown_format(head: &[u8]) -> String {
         Looks::Table => "a table whose first line is no header scorelens reads: a CSV or TSV \
             table needs an `id` column and `gold`, `chosen` and `rejected`, or `scores`"
             .to_string(),
+        Looks::Json(keys) if keys.is_empty() => {
+            "JSON with no object of named fields at its start (an empty object, a list of \
+            numbers or strings): drop the results file the evaluation wrote"
+                .to_string()
+        }
         Looks::Json(keys) => format!(
             "JSON whose first keys are {}, a layout no reader knows: if a tool wrote it, name \
              the tool in an issue, or convert it to scorelens JSON Lines",
@@ -252,6 +257,8 @@ mod tests {
             Looks::Json(vec!["prompt".into(), "completion".into()])
         );
         assert_eq!(looks(b"hello\nworld\n"), Looks::Text);
+        assert_eq!(looks(b"{}"), Looks::Json(vec![]));
+        assert_eq!(looks(b"[1, 2]"), Looks::Json(vec![]));
     }
 
     #[test]

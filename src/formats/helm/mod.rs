@@ -54,7 +54,7 @@ impl Format for Helm {
             Kind::ScenarioState => "HELM scenario_state.json (joined with per_instance_stats.json when dropped together)",
             Kind::InstanceStats => "HELM per_instance_stats.json (read with its scenario_state.json)",
             Kind::RunStats => "HELM stats.json: its figures (ece_10_bin, exact_match) are shown beside ours",
-            Kind::Companion => "HELM run_spec.json and scenario.json: recognised, nothing to score",
+            Kind::Companion => "HELM's other run and suite files (run_spec.json, scenario.json, display_predictions.json, instances.json, summary.json, …): recognised, nothing to score",
         }
     }
 
@@ -65,12 +65,28 @@ impl Format for Helm {
         let array = body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
         let yes = match self.0 {
             Kind::ScenarioState => has("adapter_spec") && has("request_states"),
-            Kind::InstanceStats => array && has("instance_id") && has("stats"),
+            // display_predictions.json also starts with `instance_id` and `stats`.
+            Kind::InstanceStats => {
+                array && has("instance_id") && has("stats") && !has("predicted_text")
+            }
             Kind::RunStats => array && has("name") && has("count") && has("sum_squared"),
             Kind::Companion => {
                 let run_spec = has("scenario_spec") && has("adapter_spec") && has("metric_specs");
                 let scenario = has("name") && has("description") && has("definition_path");
-                !array && (run_spec || scenario)
+                // helm-summarize's files: per run, the display and instance lists; per suite,
+                // summary.json, run_specs.json, runs.json, schema.json and groups.json.
+                let display =
+                    array && has("instance_id") && (has("predicted_text") || has("request"));
+                let instances = array && has("input") && has("references") && has("split");
+                let suite = (has("suite") && has("date"))
+                    || (array && has("run_path") && has("run_spec"))
+                    || (has("metrics") && has("run_groups"))
+                    || (array && has("title") && has("header") && has("rows"));
+                ((run_spec || scenario) && !array)
+                    || (run_spec && array)
+                    || display
+                    || instances
+                    || suite
             }
         };
         yes.then_some(20)
