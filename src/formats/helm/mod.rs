@@ -82,11 +82,8 @@ impl Format for Helm {
                     || (array && has("run_path") && has("run_spec"))
                     || (has("metrics") && has("run_groups"))
                     || (array && has("title") && has("header") && has("rows"));
-                ((run_spec || scenario) && !array)
-                    || (run_spec && array)
-                    || display
-                    || instances
-                    || suite
+                // run_spec.json is one object, the suite's run_specs.json a list of them.
+                run_spec || (scenario && !array) || display || instances || suite
             }
         };
         yes.then_some(20)
