@@ -138,7 +138,9 @@ pub struct Delta {
 
 /// Compares every pair of runs (natively, each pair's resamples drawn on every core).
 pub fn compare(runs: &[Run], opts: &BootstrapOptions) -> Comparison {
-    compare_with(runs, opts, |p, o| crate::session::spread(o.resamples, |r| p.draws(o, r)))
+    compare_with(runs, opts, |p, o| {
+        crate::session::spread(o.resamples, |r| p.draws(o, r))
+    })
 }
 
 /// `compare`, with the caller drawing each pair's resamples: `draw` returns the draws of every

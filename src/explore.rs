@@ -3,13 +3,10 @@
 //! The report holds figures, not items. The explorer needs each scored item's id, group, labels,
 //! correctness and confidence, so a `Session` can keep them here: compact fixed-size records
 //! (labels, groups and files interned, every id in one string), never the raw JSON, and at most
-//! `cap` of them. At the end of the run the session hands it the equal-mass bins of every item
-//! under both readings (from the scorer's calibration state, which holds the confidences anyway),
-//! which the reliability diagram draws and the report does not carry.
+//! `cap` of them. The reliability diagram's equal-mass bins are the report's (`bins_em`).
 
 use crate::items::{Body, Item, Mode};
 use crate::metrics::calibration::confidence;
-use crate::metrics::ece::BinReport;
 use crate::metrics::groups::NO_GROUP;
 use crate::metrics::outcome;
 use rustc_hash::FxHashMap;
@@ -224,8 +221,6 @@ pub struct Explorer {
     file: u32,
     /// Items seen beyond `cap`, counted but not kept.
     dropped: u64,
-    /// Equal-mass bins under conditioning and mixing, set when the run finishes.
-    mass: [Vec<BinReport>; 2],
     /// The last query's matches, reused while the filter stays the same (scrolling).
     cached: Option<(Filter, Vec<u32>)>,
 }
@@ -243,7 +238,6 @@ impl Explorer {
             recent: Recent::default(),
             file,
             dropped: 0,
-            mass: [Vec::new(), Vec::new()],
             cached: None,
         }
     }
@@ -339,20 +333,6 @@ impl Explorer {
     /// Items scored but not kept, because the cap was reached.
     pub fn dropped(&self) -> u64 {
         self.dropped
-    }
-
-    /// The equal-mass bins over every item with probabilities under `mode` (kept or not), as
-    /// the session set them at the end of the run (`set_mass_bins`); empty before.
-    pub fn mass_bins(&self, mode: Mode) -> Vec<BinReport> {
-        match mode {
-            Mode::Conditioning => self.mass[0].clone(),
-            Mode::Mixing => self.mass[1].clone(),
-        }
-    }
-
-    /// Sets the equal-mass bins under conditioning and mixing (`Scorer::mass_bins`).
-    pub fn set_mass_bins(&mut self, conditioning: Vec<BinReport>, mixing: Vec<BinReport>) {
-        self.mass = [conditioning, mixing];
     }
 
     /// `limit` matching rows from `offset` on, and how many match in all.

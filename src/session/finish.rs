@@ -11,7 +11,10 @@ use crate::Error;
 impl State {
     /// The report with the records kept on request: the explorer's and the bootstrap's (sealed
     /// and ready to resample or compare), with bootstrap intervals when `bootstrap` is given.
-    pub(super) fn finish(mut self, bootstrap: Option<&BootstrapOptions>) -> Result<Finished, Error> {
+    pub(super) fn finish(
+        mut self,
+        bootstrap: Option<&BootstrapOptions>,
+    ) -> Result<Finished, Error> {
         // A run stopped by strict mode has its verdict already.
         if !self.stopped {
             for f in std::mem::take(&mut self.used) {

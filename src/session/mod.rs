@@ -88,6 +88,16 @@ impl Feed<'_> {
 
     /// Ends the source, as dropping it does.
     pub fn end(self) {}
+
+    /// The records the explorer has room for (tests of `expect_lines`).
+    #[cfg(test)]
+    pub(crate) fn explorer_room(&self) -> usize {
+        self.session
+            .state
+            .explorer
+            .as_ref()
+            .map_or(0, Explorer::room)
+    }
 }
 
 impl Drop for Feed<'_> {
@@ -150,11 +160,17 @@ impl Session {
     /// (`formats::HEAD` of them, or all when shorter), which detect the format; `len` its size
     /// when known, which sizes the seen-id set.
     pub fn add(&mut self, name: &str, head: &[u8], len: Option<u64>) -> Feed<'_> {
-        self.add_as(name, head, len, formats::detect(name, head))
+        let format = formats::detect(name, head);
+        self.begin(name, head, len, format, true);
+        Feed {
+            format: format.map(|f| f.name()),
+            session: self,
+        }
     }
 
-    /// `add`, read by the given format with detection skipped (`None`: as an unknown format):
-    /// for the fuzz targets, which drive one reader each.
+    /// `add`, read by the given format's own reader, with detection and block reading skipped
+    /// (`None`: as an unknown format): for the fuzz targets, which drive one reader each, and
+    /// the tests that compare the block reading with the reader.
     pub fn add_as(
         &mut self,
         name: &str,
@@ -162,7 +178,7 @@ impl Session {
         len: Option<u64>,
         format: Option<&'static dyn Format>,
     ) -> Feed<'_> {
-        self.begin(name, head, len, format);
+        self.begin(name, head, len, format, false);
         Feed {
             format: format.map(|f| f.name()),
             session: self,
@@ -175,13 +191,15 @@ impl Session {
         self.state.finish(self.bootstrap.as_ref())
     }
 
-    /// Starts a file read by `format`; true when it is read in blocks (canonical JSON Lines).
+    /// Starts a file read by `format`; true when it is read in blocks (canonical JSON Lines, when
+    /// `blocks` allows it).
     fn begin(
         &mut self,
         name: &str,
         head: &[u8],
         len: Option<u64>,
         format: Option<&'static dyn Format>,
+        blocks: bool,
     ) -> bool {
         self.end_file();
         let state = &mut self.state;
@@ -209,7 +227,8 @@ impl Session {
         if let Some(len) = len {
             self.expect_lines(head, len);
         }
-        let blocks = f.name() == formats::canonical::Canonical.name() && chunks::is_lines(head);
+        let blocks =
+            blocks && f.name() == formats::canonical::Canonical.name() && chunks::is_lines(head);
         if blocks {
             self.lines = Some(Box::new(LineFeed::new(name)));
         }
@@ -228,12 +247,6 @@ impl Session {
         if let Some(explorer) = &mut self.state.explorer {
             explorer.reserve(ids);
         }
-    }
-
-    /// The records the explorer has room for (tests of `expect_lines`).
-    #[cfg(test)]
-    pub(crate) fn explorer_room(&self) -> usize {
-        self.state.explorer.as_ref().map_or(0, Explorer::room)
     }
 
     /// Feeds the next chunk of the current file; false once strict mode stopped the run.
@@ -267,7 +280,8 @@ impl Session {
     /// A source whole in memory: a large canonical JSON Lines file in blocks on every core.
     fn read_bytes(&mut self, name: &str, bytes: &[u8]) {
         let head = &bytes[..bytes.len().min(HEAD)];
-        let blocks = self.begin(name, head, Some(bytes.len() as u64), formats::detect(name, head));
+        let len = Some(bytes.len() as u64);
+        let blocks = self.begin(name, head, len, formats::detect(name, head), true);
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(workers) = cores::workers(Some(bytes.len() as u64)).filter(|_| blocks) {
             self.lines = None;
@@ -282,10 +296,15 @@ impl Session {
     /// every core, never whole in memory; any other in chunks of a block, as the browser's
     /// worker pushes its reads, so that a line-based file is never whole in memory either (a
     /// format read whole gathers its chunks itself).
-    fn read_stream(&mut self, name: &str, len: Option<u64>, mut read: impl Read + Send) -> io::Result<()> {
+    fn read_stream(
+        &mut self,
+        name: &str,
+        len: Option<u64>,
+        mut read: impl Read + Send,
+    ) -> io::Result<()> {
         let mut head = Vec::with_capacity(HEAD);
         (&mut read).take(HEAD as u64).read_to_end(&mut head)?;
-        let blocks = self.begin(name, &head, len, formats::detect(name, &head));
+        let blocks = self.begin(name, &head, len, formats::detect(name, &head), true);
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(workers) = cores::workers(len).filter(|_| blocks) {
             self.lines = None;
