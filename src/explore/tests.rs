@@ -1,8 +1,10 @@
 //! Tests of the explorer's records and queries, driven through a `Session` like the worker does.
 
 use super::*;
+use crate::metrics::groups::NO_GROUP;
 use crate::session::{score_sources, Options, Session, Source};
 use proptest::prelude::*;
+use std::sync::Arc;
 
 const FILE: &str = r#"{"scorelens": 1, "model": "m"}
 {"id": "a", "group": "g1", "options": ["A", "B"], "gold": "A", "probs": {"A": 0.9, "B": 0.1}}

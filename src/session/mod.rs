@@ -7,6 +7,7 @@
 mod blocks;
 #[cfg(not(target_arch = "wasm32"))]
 mod cores;
+mod decompress;
 mod finish;
 mod source;
 mod state;
@@ -134,21 +135,39 @@ impl Session {
         })
     }
 
-    /// Reads a whole source into the run. Strict mode's first warning stops the reading and is
-    /// returned, as is a source that could not be read.
+    /// Reads a whole source into the run; a gzip or zstd source is decoded as it is read.
+    /// Strict mode's first warning stops the reading and is returned, as is a source that could
+    /// not be read.
     pub fn read(&mut self, source: Source<'_>) -> Result<(), Error> {
         let name = source.name;
-        match source.body {
-            source::Body::Bytes(bytes) => self.read_bytes(&name, bytes),
-            source::Body::Read { len, read } => {
-                if let Err(e) = self.read_stream(&name, len, read) {
-                    self.end_file();
-                    return Err(Error::Io {
-                        file: name,
-                        reason: e.to_string(),
-                    });
+        let read = match source.body {
+            source::Body::Bytes(bytes) => match decompress::sniff(bytes) {
+                None => {
+                    self.read_bytes(&name, bytes);
+                    Ok(())
                 }
+                Some(kind) => decompress::decode(kind, bytes)
+                    .and_then(|read| self.read_stream(&name, None, read)),
+            },
+            source::Body::Read { len, mut read } => {
+                // The first bytes say whether the source is compressed; they are read again.
+                let mut start = Vec::with_capacity(4);
+                (&mut read).take(4).read_to_end(&mut start).and_then(|_| {
+                    let whole = io::Cursor::new(start.clone()).chain(read);
+                    match decompress::sniff(&start) {
+                        None => self.read_stream(&name, len, whole),
+                        Some(kind) => decompress::decode(kind, whole)
+                            .and_then(|read| self.read_stream(&name, None, read)),
+                    }
+                })
             }
+        };
+        if let Err(e) = read {
+            self.end_file();
+            return Err(Error::Io {
+                file: name,
+                reason: e.to_string(),
+            });
         }
         match (self.state.stopped, &self.state.first_warning) {
             (true, Some(w)) => Err(Error::Strict(w.clone())),
@@ -304,7 +323,8 @@ impl Session {
     ) -> io::Result<()> {
         let mut head = Vec::with_capacity(HEAD);
         (&mut read).take(HEAD as u64).read_to_end(&mut head)?;
-        let blocks = self.begin(name, &head, len, formats::detect(name, &head), true);
+        let format = formats::detect(decompress::inner_name(name), &head);
+        let blocks = self.begin(name, &head, len, format, true);
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(workers) = cores::workers(len).filter(|_| blocks) {
             self.lines = None;
