@@ -5,7 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use scorelens::metrics::bootstrap::{BootstrapOptions, Sample};
 use scorelens::metrics::bootstrap_rng::SplitMix64;
-use scorelens::{Options, Session};
+use scorelens::{score_sources, Options, Source};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -35,10 +35,11 @@ fn file(n: usize, seed: u64) -> String {
 
 fn sample(n: usize, seed: u64) -> Sample {
     let text = file(n, seed);
-    let mut s = Session::new(&Options::default()).expect("generic profile");
-    s.keep_sample();
-    s.read("bench.jsonl", text.as_bytes());
-    s.finish_sampled()
+    let opts = Options {
+        sample: Some(usize::MAX),
+        ..Options::default()
+    };
+    score_sources([Source::bytes("bench.jsonl", text.as_bytes())], &opts)
         .expect("a report")
         .sample
         .expect("a sample")

@@ -14,6 +14,9 @@ fn measurement_time(n: usize) -> Duration {
 }
 
 fn parse_score(c: &mut Criterion) {
+    // One thread, as docs/performance.md's table says: with blocks larger than any file the
+    // session reads a file in memory on this thread (natively it would parse on every core).
+    std::env::set_var("SCORELENS_BLOCK_BYTES", "1000000000000");
     let mut group = c.benchmark_group("parse_score");
     group.sample_size(10).warm_up_time(Duration::from_secs(1));
     for n in common::sizes() {

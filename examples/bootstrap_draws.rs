@@ -5,7 +5,7 @@
 //! `cargo run --example bootstrap_draws -- FILE SEED RESAMPLES > draws.json`
 
 use scorelens::metrics::bootstrap::Resampler;
-use scorelens::{Options, Session};
+use scorelens::{score_sources, Options, Source};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,10 +19,12 @@ fn main() {
     let name = std::path::Path::new(file)
         .file_name()
         .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
-    let mut session = Session::new(&Options::default()).expect("default options");
-    session.keep_sample();
-    session.read(&name, &bytes);
-    let finished = session.finish_sampled().expect("the file scores");
+    let opts = Options {
+        sample: Some(usize::MAX),
+        ..Options::default()
+    };
+    let finished =
+        score_sources([Source::bytes(name.as_str(), &bytes)], &opts).expect("the file scores");
     let sample = finished.sample.expect("the sample was kept");
     // The draws exactly as `Sample::draws` makes them: units drawn within strata, then each item
     // weighted by how often its unit was drawn.

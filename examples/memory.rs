@@ -1,6 +1,6 @@
-//! Bytes per item a run keeps, by component, on the worker's code path (issue 9): a counting
+//! Bytes per item a run keeps, by component, on the worker's code path: a counting
 //! allocator around `Session` fed in 8 MiB chunks, with the explorer and the sample as the
-//! browser's worker asks for them (and its seen-id hint, `Session::expect_lines`).
+//! browser's worker asks for them (and the file size `Session::add` sizes the seen-id set from).
 //! `cargo run --release --example memory -- FILE`.
 
 use scorelens::explore::DEFAULT_CAP;
@@ -41,24 +41,20 @@ const CHUNK: usize = 8 << 20;
 fn measure(bytes: &[u8], explorer: bool, sample: Option<usize>) -> (usize, usize, u64) {
     let base = LIVE.load(Relaxed);
     PEAK.store(base, Relaxed);
-    let mut s = Session::new(&Options::default()).expect("session");
-    if explorer {
-        s.keep_items(DEFAULT_CAP);
-    }
-    match sample {
-        Some(usize::MAX) => s.keep_sample(),
-        Some(n) => s.keep_sample_up_to(n),
-        None => {}
-    }
+    let opts = Options {
+        items: explorer.then_some(DEFAULT_CAP),
+        sample,
+        ..Options::default()
+    };
+    let mut s = Session::new(&opts).expect("session");
     let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
-    s.begin_file("f.jsonl", head);
-    s.expect_lines(head, bytes.len());
+    let mut feed = s.add("f.jsonl", head, Some(bytes.len() as u64));
     for c in bytes.chunks(CHUNK) {
-        s.feed(c);
+        feed.push(c);
     }
-    s.end_file();
-    let items = s.items();
-    let f = s.finish_sampled().expect("report");
+    feed.end();
+    let f = s.finish().expect("report");
+    let items = f.report.items;
     let held = LIVE.load(Relaxed) - base;
     let peak = PEAK.load(Relaxed) - base;
     drop(f);
@@ -72,7 +68,11 @@ fn main() {
     for (name, explorer, sample) in [
         ("session only (scorer + seen ids)", false, None),
         ("+ explorer", true, None),
-        ("+ explorer + sample (keep_sample)", true, Some(usize::MAX)),
+        (
+            "+ explorer + sample (Options::sample)",
+            true,
+            Some(usize::MAX),
+        ),
         ("+ explorer + sample up to 200000", true, Some(200_000)),
     ] {
         if sample == Some(usize::MAX) && bytes.len() > 200 << 20 {
@@ -126,7 +126,7 @@ fn main() {
         mass.add(((i * 7919) % 10007) as f64 / 10007.0, i % 3 == 0);
     }
     let held = LIVE.load(Relaxed) - base;
-    // As `Session::finish_sampled`: sorted in place first.
+    // As `Session::finish`: sorted in place first.
     mass.settle();
     let ece = mass.ece();
     let peak = PEAK.load(Relaxed) - base;

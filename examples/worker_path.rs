@@ -1,4 +1,4 @@
-//! Times the browser worker's code path natively (issue 9): `Session` fed as src/bin/worker/main.rs
+//! Times the browser worker's code path natively: `Session` fed as src/bin/worker/main.rs
 //! feeds it (seen ids sized from the file, canonical JSON Lines in blocks, 8 MiB chunks), with
 //! and without the explorer's records and the bootstrap sample, the variants run alternately.
 //! `cargo run --release --example worker_path -- FILE [ROUNDS]`; prints each variant's median
@@ -27,23 +27,20 @@ fn cpu() -> f64 {
 /// One run: (wall s, cpu s, items, report JSON).
 fn run(bytes: &[u8], explorer: bool, sample: bool) -> (f64, f64, u64, String) {
     let (t, c) = (Instant::now(), cpu());
-    let mut s = Session::new(&Options::default()).expect("session");
-    if explorer {
-        s.keep_items(DEFAULT_CAP);
-    }
-    if sample {
-        s.keep_sample_up_to(SAMPLE_CAP);
-    }
+    let opts = Options {
+        items: explorer.then_some(DEFAULT_CAP),
+        sample: sample.then_some(SAMPLE_CAP),
+        ..Options::default()
+    };
+    let mut s = Session::new(&opts).expect("session");
     let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
-    s.begin_file("f.jsonl", head);
-    s.expect_lines(head, bytes.len());
-    s.feed_in_blocks(head);
+    let mut feed = s.add("f.jsonl", head, Some(bytes.len() as u64));
     for chunk in bytes.chunks(CHUNK) {
-        s.feed(chunk);
+        feed.push(chunk);
     }
-    s.end_file();
-    let items = s.items();
-    let f = s.finish_sampled().expect("report");
+    feed.end();
+    let f = s.finish().expect("report");
+    let items = f.report.items;
     let json = f.report.to_json();
     drop(f);
     (t.elapsed().as_secs_f64(), cpu() - c, items, json)

@@ -10,7 +10,7 @@
 
 use crate::metrics::bootstrap::{BootstrapOptions, Sample, LEVEL};
 use crate::metrics::mcnemar::McNemar;
-use crate::{Error, Input, Options, Report, Session};
+use crate::{score_sources, Error, Options, Report, Source};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -33,14 +33,17 @@ pub struct Run {
     pub sample: Sample,
 }
 
-/// Scores `inputs` as one run and keeps its sample for `compare`.
-pub fn score_run(name: &str, inputs: &[Input], opts: &Options) -> Result<Run, Error> {
-    let mut session = Session::new(opts)?;
-    session.keep_sample();
-    for input in inputs {
-        session.read(input.name, input.bytes);
-    }
-    let finished = session.finish_sampled()?;
+/// Scores `sources` as one run and keeps its sample for `compare`.
+pub fn score_run<'a, S: Into<Source<'a>>>(
+    name: &str,
+    sources: impl IntoIterator<Item = S>,
+    opts: &Options,
+) -> Result<Run, Error> {
+    let opts = Options {
+        sample: Some(usize::MAX),
+        ..opts.clone()
+    };
+    let finished = score_sources(sources, &opts)?;
     let report = finished.report;
     let profile = report.profile.clone();
     let sample = finished
@@ -133,9 +136,11 @@ pub struct Delta {
     pub distinguishable: bool,
 }
 
-/// Compares every pair of runs.
+/// Compares every pair of runs (natively, each pair's resamples drawn on every core).
 pub fn compare(runs: &[Run], opts: &BootstrapOptions) -> Comparison {
-    compare_with(runs, opts, |p, o| vec![p.draws(o, 0..o.resamples)])
+    compare_with(runs, opts, |p, o| {
+        crate::session::spread(o.resamples, |r| p.draws(o, r))
+    })
 }
 
 /// `compare`, with the caller drawing each pair's resamples: `draw` returns the draws of every

@@ -3,18 +3,15 @@
 //! The report holds figures, not items. The explorer needs each scored item's id, group, labels,
 //! correctness and confidence, so a `Session` can keep them here: compact fixed-size records
 //! (labels, groups and files interned, every id in one string), never the raw JSON, and at most
-//! `cap` of them. At the end of the run the session hands it the equal-mass bins of every item
-//! under both readings (from the scorer's calibration state, which holds the confidences anyway),
-//! which the reliability diagram draws and the report does not carry.
+//! `cap` of them. The reliability diagram's equal-mass bins are the report's (`bins_em`).
 
 use crate::items::{Body, Item, Mode};
 use crate::metrics::calibration::confidence;
-use crate::metrics::ece::BinReport;
-use crate::metrics::groups::NO_GROUP;
 use crate::metrics::outcome;
-use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use strings::{Interner, Recent};
+
+mod strings;
 
 /// How many records a session keeps by default (40 bytes each, plus the id).
 pub const DEFAULT_CAP: usize = 1_000_000;
@@ -45,104 +42,6 @@ impl Record {
             .get(reading)
             .copied()
             .filter(|c| !c.is_nan())
-    }
-}
-
-/// Strings stored once each.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Interner {
-    names: Vec<String>,
-    index: FxHashMap<String, u32>,
-}
-
-impl Interner {
-    fn get(&mut self, s: &str) -> u32 {
-        if let Some(&i) = self.index.get(s) {
-            return i;
-        }
-        let i = self.names.len() as u32;
-        self.names.push(s.to_string());
-        self.index.insert(s.to_string(), i);
-        i
-    }
-
-    fn name(&self, i: u32) -> &str {
-        self.names.get(i as usize).map_or("", String::as_str)
-    }
-}
-
-/// Slots of `Recent`'s group cache (a prime).
-const GROUP_SLOTS: usize = 61;
-
-/// Interned strings found without hashing text: the labels of the option list the last
-/// item shared (readers give every item with the same list one `Arc`), each filled at its first
-/// use; the group names by the address of their shared text (the canonical reader gives every
-/// item of a group one `Arc`), direct-mapped, each slot holding its name so that no other text can
-/// take that address meanwhile; and the last item kind. A miss interns the text as before.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Recent {
-    options: Option<Arc<[String]>>,
-    labels: Vec<u32>,
-    groups: Vec<Option<(Arc<str>, u32)>>,
-    no_group: Option<u32>,
-    kind: Option<(&'static str, u32)>,
-}
-
-impl Recent {
-    /// The interned label `i` of `options` (`""` past its end).
-    fn label(&mut self, strings: &mut Interner, options: &Arc<[String]>, i: usize) -> u32 {
-        if !self
-            .options
-            .as_ref()
-            .is_some_and(|o| Arc::ptr_eq(o, options))
-        {
-            self.options = Some(Arc::clone(options));
-            self.labels.clear();
-            self.labels.resize(options.len(), NONE);
-        }
-        match (self.labels.get_mut(i), options.get(i)) {
-            (Some(slot), Some(label)) => {
-                if *slot == NONE {
-                    *slot = strings.get(label);
-                }
-                *slot
-            }
-            _ => strings.get(""),
-        }
-    }
-
-    /// The interned group name (`NO_GROUP` without one).
-    fn group(&mut self, strings: &mut Interner, group: Option<&Arc<str>>) -> u32 {
-        let Some(name) = group else {
-            return *self.no_group.get_or_insert_with(|| strings.get(NO_GROUP));
-        };
-        if self.groups.is_empty() {
-            self.groups = vec![None; GROUP_SLOTS];
-        }
-        // Names made one after another lie a few 16-byte steps apart: modulo a prime, up to
-        // about 30 such names take a slot each.
-        let home = (Arc::as_ptr(name) as *const u8 as usize >> 4) % GROUP_SLOTS;
-        match self.groups.get_mut(home) {
-            Some(Some((known, g))) if Arc::ptr_eq(known, name) => *g,
-            Some(slot) => {
-                let g = strings.get(name);
-                *slot = Some((Arc::clone(name), g));
-                g
-            }
-            None => strings.get(name),
-        }
-    }
-
-    fn kind(&mut self, strings: &mut Interner, kind: &'static str) -> u32 {
-        match self.kind {
-            // The same literal, most often: compared by address first.
-            Some((k, i)) if std::ptr::eq(k, kind) || k == kind => i,
-            _ => {
-                let i = strings.get(kind);
-                self.kind = Some((kind, i));
-                i
-            }
-        }
     }
 }
 
@@ -224,8 +123,6 @@ pub struct Explorer {
     file: u32,
     /// Items seen beyond `cap`, counted but not kept.
     dropped: u64,
-    /// Equal-mass bins under conditioning and mixing, set when the run finishes.
-    mass: [Vec<BinReport>; 2],
     /// The last query's matches, reused while the filter stays the same (scrolling).
     cached: Option<(Filter, Vec<u32>)>,
 }
@@ -243,7 +140,6 @@ impl Explorer {
             recent: Recent::default(),
             file,
             dropped: 0,
-            mass: [Vec::new(), Vec::new()],
             cached: None,
         }
     }
@@ -341,20 +237,6 @@ impl Explorer {
         self.dropped
     }
 
-    /// The equal-mass bins over every item with probabilities under `mode` (kept or not), as
-    /// the session set them at the end of the run (`set_mass_bins`); empty before.
-    pub fn mass_bins(&self, mode: Mode) -> Vec<BinReport> {
-        match mode {
-            Mode::Conditioning => self.mass[0].clone(),
-            Mode::Mixing => self.mass[1].clone(),
-        }
-    }
-
-    /// Sets the equal-mass bins under conditioning and mixing (`Scorer::mass_bins`).
-    pub fn set_mass_bins(&mut self, conditioning: Vec<BinReport>, mixing: Vec<BinReport>) {
-        self.mass = [conditioning, mixing];
-    }
-
     /// `limit` matching rows from `offset` on, and how many match in all.
     pub fn query(&mut self, filter: &Filter, offset: u64, limit: u64) -> Page {
         let matches = match self.cached.take() {
@@ -378,7 +260,7 @@ impl Explorer {
 
     fn matching(&self, f: &Filter) -> Vec<u32> {
         let needle = f.text.trim().to_lowercase();
-        let group = f.group.as_ref().map(|g| self.strings.index.get(g).copied());
+        let group = f.group.as_ref().map(|g| self.strings.find(g));
         let mut out: Vec<u32> = (0..self.records.len() as u32)
             .filter(|&i| {
                 let Some(r) = self.records.get(i as usize) else {

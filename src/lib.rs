@@ -1,8 +1,9 @@
 //! scorelens: scores LLM evaluation results exactly as the benchmarks' own scorers do.
 //!
 //! The core is pure: bytes in, `Report` out, with no I/O, clock, threads or screen, so it runs the
-//! same natively, in a Web Worker and inside the embedded widget. `score` is the whole API; the
-//! `Session` underneath lets a caller stream a large file in chunks.
+//! same natively, in a Web Worker and inside the embedded widget (natively, a large file is parsed
+//! on every core). `score` is the whole API; `score_sources` takes any `Source` (a path, bytes, a
+//! reader), and the `Session` underneath lets a caller push a file's bytes as they arrive.
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -36,7 +37,7 @@ pub mod embed;
 pub use compare::{compare, score_run, Comparison, Run};
 pub use metrics::bootstrap::BootstrapOptions;
 pub use report::Report;
-pub use session::{Options, Session};
+pub use session::{score_sources, Finished, Options, Session, Source};
 pub use warning::Warning;
 
 use std::fmt;
@@ -57,6 +58,8 @@ pub enum Error {
     Strict(Warning),
     /// Not one item could be scored; the warnings say why.
     NoItems(Vec<Warning>),
+    /// A source could not be read: its name and why.
+    Io { file: String, reason: String },
 }
 
 impl fmt::Display for Error {
@@ -78,6 +81,7 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
+            Error::Io { file, reason } => write!(f, "{file}: {reason}"),
         }
     }
 }
@@ -86,9 +90,5 @@ impl std::error::Error for Error {}
 
 /// Scores the given files as one run and returns the report.
 pub fn score(inputs: &[Input], opts: &Options) -> Result<Report, Error> {
-    let mut session = Session::new(opts)?;
-    for input in inputs {
-        session.read(input.name, input.bytes);
-    }
-    session.finish()
+    score_sources(inputs, opts).map(|f| f.report)
 }

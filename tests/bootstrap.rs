@@ -2,7 +2,7 @@
 //! interval of a mean matches the normal approximation, strata and Ties pairs are kept whole.
 
 use scorelens::metrics::bootstrap::{BootstrapOptions, Sample};
-use scorelens::{Input, Options, Report, Session};
+use scorelens::{score_sources, Input, Options, Report, Source};
 use serde_json::Value;
 
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples");
@@ -13,15 +13,15 @@ fn read(name: &str) -> Vec<u8> {
 
 /// Scores files as one run, keeping the sample; with `boot`, adds bootstrap intervals.
 fn run(files: &[(&str, &[u8])], boot: Option<BootstrapOptions>) -> (Report, Sample) {
-    let mut s = Session::new(&Options::default()).unwrap();
-    s.keep_sample();
-    if let Some(b) = boot {
-        s.bootstrap(b);
-    }
-    for (name, bytes) in files {
-        s.read(name, bytes);
-    }
-    let f = s.finish_sampled().unwrap();
+    let opts = Options {
+        sample: Some(usize::MAX),
+        bootstrap: boot,
+        ..Options::default()
+    };
+    let sources = files
+        .iter()
+        .map(|&(name, bytes)| Source::bytes(name, bytes));
+    let f = score_sources(sources, &opts).unwrap();
     (f.report, f.sample.unwrap())
 }
 

@@ -20,8 +20,8 @@ const MALFORMED: &str = concat!(
 
 fn run(text: &str, strict: bool) -> Result<scorelens::Report, Error> {
     let opts = Options {
-        profile: None,
         strict,
+        ..Options::default()
     };
     score(
         &[Input {
@@ -104,11 +104,12 @@ fn chunked_feeding_gives_the_same_report_as_one_read() {
     let bytes = MALFORMED.as_bytes();
     for size in [1, 2, 3, 7, 64] {
         let mut s = Session::new(&Options::default()).unwrap();
-        s.begin_file("bad.jsonl", bytes);
+        let mut feed = s.add("bad.jsonl", bytes, None);
         for chunk in bytes.chunks(size) {
-            s.feed(chunk);
+            feed.push(chunk);
         }
-        let r = s.finish().unwrap();
+        feed.end();
+        let r = s.finish().unwrap().report;
         assert_eq!(r, whole, "chunks of {size}");
     }
 }

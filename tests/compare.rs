@@ -18,7 +18,7 @@ fn runs(files: &[(&str, &str)]) -> Vec<Run> {
                 name,
                 bytes: body.as_bytes(),
             };
-            score_run(name, &[input], &Options::default()).unwrap()
+            score_run(name, [input], &Options::default()).unwrap()
         })
         .collect()
 }

@@ -397,11 +397,12 @@ fn chunked_feeding_gives_the_same_report() {
     let whole = run("colour_mc.eval");
     for size in [1, 7, 4096] {
         let mut s = Session::new(&Options::default()).unwrap();
-        s.begin_file("colour_mc.eval", &bytes[..HEAD.min(bytes.len())]);
+        let mut feed = s.add("colour_mc.eval", &bytes[..HEAD.min(bytes.len())], None);
         for chunk in bytes.chunks(size) {
-            s.feed(chunk);
+            feed.push(chunk);
         }
-        let r = s.finish().unwrap();
+        feed.end();
+        let r = s.finish().unwrap().report;
         assert_eq!(r.metrics, whole.metrics, "chunks of {size}");
         assert_eq!(r.conditioning, whole.conditioning, "chunks of {size}");
     }

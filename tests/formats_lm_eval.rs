@@ -292,15 +292,16 @@ fn task_names_from_file_names() {
 
 fn report_in_chunks(name: &str, bytes: &[u8], cuts: &[usize]) -> Report {
     let mut s = Session::new(&Options::default()).unwrap();
-    s.begin_file(name, &bytes[..bytes.len().min(scorelens::formats::HEAD)]);
+    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
+    let mut feed = s.add(name, head, None);
     let mut at = 0;
     for &c in cuts.iter().chain([&bytes.len()]) {
         let c = c.clamp(at, bytes.len());
-        s.feed(&bytes[at..c]);
+        feed.push(&bytes[at..c]);
         at = c;
     }
-    s.end_file();
-    s.finish().unwrap()
+    feed.end();
+    s.finish().unwrap().report
 }
 
 proptest! {

@@ -37,6 +37,7 @@ fn run(files: &[(&str, &str)], profile: Option<&str>) -> Result<Report, Error> {
     let opts = Options {
         profile: profile.map(str::to_string),
         strict: false,
+        ..Options::default()
     };
     scorelens::score(&inputs, &opts)
 }
@@ -103,13 +104,13 @@ fn chunked_reading_gives_the_same_report() {
         let mut s = Session::new(&Options::default()).unwrap();
         for (name, text) in &files {
             let bytes = text.as_bytes();
-            s.begin_file(name, &bytes[..bytes.len().min(scorelens::formats::HEAD)]);
+            let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
+            let mut feed = s.add(name, head, None);
             for chunk in bytes.chunks(size) {
-                s.feed(chunk);
+                feed.push(chunk);
             }
-            s.end_file();
         }
-        let got = s.finish().unwrap();
+        let got = s.finish().unwrap().report;
         assert_eq!(got.ic, want.ic, "chunks of {size}");
     }
 }

@@ -34,6 +34,7 @@ fn score(files: &[&str], profile: Option<&str>) -> Report {
     let opts = Options {
         profile: profile.map(str::to_string),
         strict: true,
+        ..Options::default()
     };
     scorelens::score(&inputs, &opts).expect("the sample scores without a warning")
 }
@@ -97,6 +98,7 @@ fn ic_figures_match_the_independent_reference() {
         let opts = Options {
             profile: None,
             strict: true,
+            ..Options::default()
         };
         let report = scorelens::score(&[input], &opts).expect("scores without a warning");
         assert_eq!(

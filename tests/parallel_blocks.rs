@@ -9,43 +9,42 @@ use scorelens::formats::canonical::Canonical;
 use scorelens::formats::{Format, Meta, Shelf, Sink};
 use scorelens::items::Item;
 use scorelens::reported::Reported;
-use scorelens::{Options, Session, Warning};
+use scorelens::{Options, Session, Source, Warning};
 use std::path::{Path, PathBuf};
 
 /// The report (or the error) of a run, as text.
 fn outcome(session: Session) -> String {
     match session.finish() {
-        Ok(r) => r.to_json(),
+        Ok(f) => f.report.to_json(),
         Err(e) => format!("error: {e:?}"),
     }
 }
 
-/// The file fed in one piece to its format's streaming reader.
+/// Feeds the file in one piece to its format's own streaming reader (`Session::add_as`: no
+/// block reading).
+fn feed_sequentially(s: &mut Session, name: &str, bytes: &[u8]) {
+    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
+    let format = scorelens::formats::detect(name, head);
+    s.add_as(name, head, None, format).push(bytes);
+}
+
+/// The file read by its format's own streaming reader.
 fn sequential(name: &str, bytes: &[u8]) -> String {
     let mut s = Session::new(&Options::default()).unwrap();
-    s.begin_file(name, &bytes[..bytes.len().min(scorelens::formats::HEAD)]);
-    s.feed(bytes);
-    s.end_file();
+    feed_sequentially(&mut s, name, bytes);
     outcome(s)
 }
 
-fn in_blocks(name: &str, bytes: &[u8], size: usize) -> String {
-    let mut s = Session::new(&Options::default()).unwrap();
-    s.read_blocks(name, bytes, size);
-    outcome(s)
-}
-
-/// The file fed in chunks of `size` bytes after `Session::feed_in_blocks`, as the browser's worker
-/// feeds a file it reads as a stream.
+/// The file pushed in chunks of `size` bytes, as the browser's worker pushes a file it reads as
+/// a stream: canonical JSON Lines is read in blocks of the lines each chunk completes.
 fn in_chunks(name: &str, bytes: &[u8], size: usize) -> String {
     let mut s = Session::new(&Options::default()).unwrap();
     let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
-    s.begin_file(name, head);
-    s.feed_in_blocks(head);
+    let mut feed = s.add(name, head, Some(bytes.len() as u64));
     for chunk in bytes.chunks(size.max(1)) {
-        s.feed(chunk);
+        feed.push(chunk);
     }
-    s.end_file();
+    feed.end();
     outcome(s)
 }
 
@@ -133,11 +132,6 @@ fn blocks_give_the_sequential_report_on_every_sample_and_fixture() {
         let want = sequential(&name, &bytes);
         for size in [1, 7, 100, 4096] {
             assert_eq!(
-                in_blocks(&name, &bytes, size),
-                want,
-                "{name}, blocks of {size}"
-            );
-            assert_eq!(
                 in_chunks(&name, &bytes, size),
                 want,
                 "{name}, fed in chunks of {size}"
@@ -148,11 +142,16 @@ fn blocks_give_the_sequential_report_on_every_sample_and_fixture() {
 
 #[test]
 fn a_large_file_read_whole_gives_the_streamed_report() {
-    // Over 1 MiB: `Session::read` (and `scorelens::score`) read it in blocks.
+    // Over 1 MiB: `Session::read` (and `scorelens::score`) read it in blocks, on every core.
     let bytes = generated(12_000, 3);
     assert!(bytes.len() > 1 << 20);
     let mut s = Session::new(&Options::default()).unwrap();
-    s.read("big.jsonl", &bytes);
+    s.read(Source::bytes("big.jsonl", &bytes)).unwrap();
+    assert_eq!(outcome(s), sequential("big.jsonl", &bytes));
+    // The same file as a reader (a path, stdin): its blocks are read by the parsing threads.
+    let mut s = Session::new(&Options::default()).unwrap();
+    s.read(Source::reader("big.jsonl", None, &bytes[..]))
+        .unwrap();
     assert_eq!(outcome(s), sequential("big.jsonl", &bytes));
 }
 
@@ -167,7 +166,7 @@ fn blocks_give_the_sequential_report_on_a_generated_file() {
     assert!(want.contains("\"groups\""));
     for size in [1, 50, 3000, 1 << 20] {
         assert_eq!(
-            in_blocks("gen.jsonl", &bytes, size),
+            in_chunks("gen.jsonl", &bytes, size),
             want,
             "blocks of {size}"
         );
@@ -177,11 +176,6 @@ fn blocks_give_the_sequential_report_on_a_generated_file() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     #[test]
-    fn any_block_size_gives_the_sequential_report(seed in 1u64.., n in 0usize..400, size in 1usize..5000) {
-        let bytes = generated(n, seed);
-        prop_assert_eq!(in_blocks("p.jsonl", &bytes, size), sequential("p.jsonl", &bytes));
-    }
-
     #[test]
     fn any_chunk_size_gives_the_sequential_report(seed in 1u64.., n in 0usize..400, size in 1usize..5000, bom: bool, last_newline: bool) {
         let mut bytes = generated(n, seed);
@@ -193,22 +187,6 @@ proptest! {
         }
         prop_assert_eq!(in_chunks("p.jsonl", &bytes, size), sequential("p.jsonl", &bytes));
     }
-}
-
-#[test]
-fn chunks_of_a_canonical_lines_file_are_read_in_blocks() {
-    let bytes = generated(3000, 5);
-    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
-    let mut s = Session::new(&Options::default()).unwrap();
-    s.begin_file("g.jsonl", head);
-    assert!(s.feed_in_blocks(head));
-    // A JSON array and another format are fed line by line, as before.
-    let array = b"[{\"id\":\"a\",\"type\":\"choice\",\"options\":[\"A\",\"B\"],\"gold\":\"A\",\"answer\":\"A\"}]";
-    s.begin_file("a.json", array);
-    assert!(!s.feed_in_blocks(array));
-    let csv = b"id,gold,answer\nq1,A,A\n";
-    s.begin_file("t.csv", csv);
-    assert!(!s.feed_in_blocks(csv));
 }
 
 /// The CLI, reading blocks of 64 bytes on its threads, prints the sequential report: with its
@@ -249,8 +227,7 @@ fn the_cli_on_several_threads_prints_the_sequential_report() {
     let mut s = Session::new(&Options::default()).unwrap();
     for p in [&a, &b] {
         let bytes = std::fs::read(p).unwrap();
-        s.begin_file(&p.display().to_string(), &bytes[..bytes.len().min(1 << 16)]);
-        s.feed(&bytes);
+        feed_sequentially(&mut s, &p.display().to_string(), &bytes);
     }
     let want = outcome(s);
     assert!(want.contains("more.jsonl") && want.contains("was already seen"));

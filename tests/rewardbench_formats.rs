@@ -107,11 +107,12 @@ fn chunked_reading_gives_the_same_report() {
     let whole = score("o.jsonl", &text);
     let mut s = Session::new(&Options::default()).unwrap();
     let bytes = text.as_bytes();
-    s.begin_file("o.jsonl", &bytes[..bytes.len().min(HEAD)]);
+    let mut feed = s.add("o.jsonl", &bytes[..bytes.len().min(HEAD)], None);
     for chunk in bytes.chunks(7) {
-        s.feed(chunk);
+        feed.push(chunk);
     }
-    let chunked = s.finish().unwrap();
+    feed.end();
+    let chunked = s.finish().unwrap().report;
     assert_eq!(chunked.rewardbench, whole.rewardbench);
 }
 

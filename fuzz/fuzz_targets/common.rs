@@ -11,7 +11,7 @@
 use scorelens::explore::{Filter, Order, Show};
 use scorelens::formats::{Format, HEAD};
 use scorelens::profiles::Profile;
-use scorelens::{Options, Session};
+use scorelens::{Finished, Options, Session};
 
 /// Separates the files of one input.
 pub const SEP: &[u8] = b"\n--8<--\n";
@@ -70,6 +70,7 @@ pub fn split(data: &[u8]) -> Option<(usize, Options, Vec<File<'_>>)> {
     let options = Options {
         profile,
         strict: opts & 0x80 != 0,
+        ..Options::default()
     };
     let mut files = Vec::new();
     loop {
@@ -102,27 +103,33 @@ pub fn run(data: &[u8], formats: &[&'static dyn Format]) {
     let Some((chunk, options, files)) = split(data) else {
         return;
     };
+    let options = Options {
+        items: Some(1000),
+        ..options
+    };
     let Ok(mut session) = Session::new(&options) else {
         return;
     };
-    session.keep_items(1000);
     for f in &files {
         let head = &f.bytes[..f.bytes.len().min(HEAD)];
         // Every format's sniff sees every file: detection is part of the attack surface.
         for format in scorelens::formats::FORMATS {
             let _ = format.sniff(f.name, head);
         }
-        if formats.is_empty() {
-            session.begin_file(f.name, head);
+        let mut feed = if formats.is_empty() {
+            session.add(f.name, head, None)
         } else {
             let format = formats[usize::from(f.pick) % formats.len()];
-            session.begin_file_as(f.name, head, Some(format));
-        }
+            session.add_as(f.name, head, None, Some(format))
+        };
         for piece in f.bytes.chunks(chunk.min(f.bytes.len()).max(1)) {
-            session.feed(piece);
+            feed.push(piece);
         }
     }
-    if let Ok((report, explorer)) = session.finish_explored() {
+    if let Ok(Finished {
+        report, explorer, ..
+    }) = session.finish()
+    {
         let _ = report.to_json();
         if let Some(mut e) = explorer {
             let filter = Filter {

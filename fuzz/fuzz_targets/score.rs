@@ -25,11 +25,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for f in &files {
-        session.begin_file(f.name, &f.bytes[..f.bytes.len().min(HEAD)]);
+        let mut feed = session.add(f.name, &f.bytes[..f.bytes.len().min(HEAD)], None);
         for piece in f.bytes.chunks(chunk.min(f.bytes.len()).max(1)) {
-            session.feed(piece);
+            feed.push(piece);
         }
     }
-    let chunked = session.finish().map(|r| r.to_json());
+    let chunked = session.finish().map(|f| f.report.to_json());
     assert_eq!(whole, chunked, "chunked feeding changed the result");
 });

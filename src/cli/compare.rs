@@ -1,63 +1,13 @@
-//! `scorelens compare A B [C...]` and `score --bootstrap`: reading runs for intervals and paired
-//! comparisons, and laying a comparison out as tables.
+//! `scorelens compare A B [C...]`: each file scored as a run, the runs compared item by item, and
+//! the comparison laid out as tables.
 
 use super::tables;
 use super::{Layout, INPUT_ERROR, OK, USAGE};
-use scorelens::compare::{compare_with, Comparison, Pair};
-use scorelens::metrics::bootstrap::Sample;
-use scorelens::report::intervals::BootstrapIntervals;
+use scorelens::compare::{Comparison, Pair};
 use scorelens::table::{self, Table};
-use scorelens::{BootstrapOptions, Error, Input, Options, Report, Run, Session};
+use scorelens::{BootstrapOptions, Error, Options, Run, Source};
 use std::io::Write;
-use std::ops::Range;
 use std::path::PathBuf;
-
-/// Scores one run; with `boot`, the report carries bootstrap intervals (drawn on every core:
-/// each resample has its own seeded stream, so the intervals equal a single-threaded run's).
-pub fn score(
-    inputs: &[Input],
-    opts: &Options,
-    boot: Option<BootstrapOptions>,
-) -> Result<Report, Error> {
-    let mut session = Session::new(opts)?;
-    if boot.is_some() {
-        session.keep_sample();
-    }
-    for input in inputs {
-        super::parallel::read(&mut session, input.name, input.bytes);
-    }
-    let mut finished = session.finish_sampled()?;
-    if let (Some(b), Some(sample)) = (boot, &finished.sample) {
-        finished.report.intervals.bootstrap = Some(parallel_bootstrap(sample, &b));
-    }
-    Ok(finished.report)
-}
-
-/// Resamples `0..resamples` in one contiguous range per core, in order.
-fn ranges(resamples: u32) -> Vec<Range<u32>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
-    let per = resamples.div_ceil(threads.max(1)).max(1);
-    (0..resamples)
-        .step_by(per as usize)
-        .map(|start| start..(start + per).min(resamples))
-        .collect()
-}
-
-/// `Sample::bootstrap`, its resamples split over the machine's cores.
-pub fn parallel_bootstrap(sample: &Sample, b: &BootstrapOptions) -> BootstrapIntervals {
-    let ranges = ranges(b.resamples);
-    let parts = std::thread::scope(|scope| {
-        let handles: Vec<_> = ranges
-            .into_iter()
-            .map(|r| scope.spawn(move || sample.draws(b, r)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    sample.intervals(b, parts)
-}
 
 /// Runs `scorelens compare`: each file is one run.
 pub fn run(
@@ -70,18 +20,14 @@ pub fn run(
     let mut runs: Vec<Run> = Vec::with_capacity(files.len());
     for path in files {
         let name = path.display().to_string();
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
+        let source = match Source::path(path) {
+            Ok(s) => s,
             Err(e) => {
                 eprintln!("scorelens: {name}: {e}");
                 return USAGE;
             }
         };
-        let input = Input {
-            name: &name,
-            bytes: &bytes,
-        };
-        match scorelens::score_run(&name, &[input], opts) {
+        match scorelens::score_run(&name, [source], opts) {
             Ok(r) => {
                 if !r.report.warnings.is_empty() {
                     eprintln!(
@@ -91,7 +37,7 @@ pub fn run(
                 }
                 runs.push(r);
             }
-            Err(e @ Error::UnknownProfile(_)) => {
+            Err(e @ (Error::UnknownProfile(_) | Error::Io { .. })) => {
                 eprintln!("scorelens: {e}");
                 return USAGE;
             }
@@ -101,19 +47,7 @@ pub fn run(
             }
         }
     }
-    let c = compare_with(&runs, &boot, |pair, b| {
-        let ranges = ranges(b.resamples);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = ranges
-                .into_iter()
-                .map(|r| scope.spawn(move || pair.draws(b, r)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect()
-        })
-    });
+    let c = scorelens::compare(&runs, &boot);
     let text = if json {
         c.to_json() + "\n"
     } else {

@@ -7,10 +7,10 @@
 //! rayon's thread pool and listed in name order whatever order they finish in.
 
 use super::tables;
-use super::{compare, Layout, INPUT_ERROR, OK, SHOWN_WARNINGS, USAGE};
+use super::{open, Layout, INPUT_ERROR, OK, SHOWN_WARNINGS, USAGE};
 use rayon::prelude::*;
 use scorelens::table::{self, Table};
-use scorelens::{BootstrapOptions, Error, Input, Options, Report, Session};
+use scorelens::{score_sources, Error, Options, Report, Session};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -27,13 +27,7 @@ struct Outcome {
 }
 
 /// Scores every run in `dir` and prints the reports and the summary; returns the exit code.
-pub fn run(
-    dir: &Path,
-    opts: &Options,
-    boot: Option<BootstrapOptions>,
-    json: bool,
-    layout: Layout,
-) -> i32 {
+pub fn run(dir: &Path, opts: &Options, json: bool, layout: Layout) -> i32 {
     // An unknown profile is a usage error once, not one error per file.
     if let Err(e) = Session::new(opts) {
         eprintln!("scorelens: {e}");
@@ -50,7 +44,7 @@ pub fn run(
             return USAGE;
         }
     };
-    let outcomes: Vec<Outcome> = runs.par_iter().map(|r| score_run(r, opts, boot)).collect();
+    let outcomes: Vec<Outcome> = runs.par_iter().map(|r| score(r, opts)).collect();
     print_warnings(&outcomes);
     let text = if json {
         json_text(&outcomes)
@@ -113,26 +107,15 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-fn score_run(run: &Run, opts: &Options, boot: Option<BootstrapOptions>) -> Outcome {
-    let mut contents = Vec::with_capacity(run.files.len());
-    for path in &run.files {
-        match std::fs::read(path) {
-            Ok(bytes) => contents.push((path.display().to_string(), bytes)),
-            Err(e) => {
-                return Outcome {
-                    name: run.name.clone(),
-                    result: Err(format!("{}: {e}", path.display())),
-                }
-            }
-        }
-    }
-    let inputs: Vec<Input> = contents
-        .iter()
-        .map(|(name, bytes)| Input { name, bytes })
-        .collect();
-    let result = compare::score(&inputs, opts, boot).map_err(|e| match e {
-        Error::NoItems(_) => "no item could be scored".to_string(),
-        other => other.to_string(),
+/// Scores one run of the folder; a run whose file does not open is not scored, and says why.
+fn score(run: &Run, opts: &Options) -> Outcome {
+    let result = open(&run.files).and_then(|sources| {
+        score_sources(sources, opts)
+            .map(|f| f.report)
+            .map_err(|e| match e {
+                Error::NoItems(_) => "no item could be scored".to_string(),
+                other => other.to_string(),
+            })
     });
     Outcome {
         name: run.name.clone(),

@@ -4,7 +4,6 @@ mod compare;
 mod folder;
 mod ic_tables;
 mod interval_tables;
-mod parallel;
 mod rewardbench_tables;
 mod source_tables;
 mod tables;
@@ -14,7 +13,7 @@ use scorelens::formats::FORMATS;
 use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use scorelens::profiles::Profile;
 use scorelens::table;
-use scorelens::{BootstrapOptions, Error, Options};
+use scorelens::{score_sources, BootstrapOptions, Error, Options, Source};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -133,8 +132,13 @@ pub fn run() -> i32 {
             bootstrap,
             seed,
         } => {
-            let boot = bootstrap.map(|resamples| BootstrapOptions { resamples, seed });
-            score(&files, Options { profile, strict }, boot, json, format)
+            let opts = Options {
+                profile,
+                strict,
+                bootstrap: bootstrap.map(|resamples| BootstrapOptions { resamples, seed }),
+                ..Options::default()
+            };
+            score(&files, opts, json, format)
         }
         Command::Compare {
             files,
@@ -146,7 +150,7 @@ pub fn run() -> i32 {
         } => {
             let opts = Options {
                 profile,
-                strict: false,
+                ..Options::default()
             };
             let boot = BootstrapOptions {
                 resamples: bootstrap,
@@ -157,16 +161,10 @@ pub fn run() -> i32 {
     }
 }
 
-fn score(
-    files: &[PathBuf],
-    opts: Options,
-    boot: Option<BootstrapOptions>,
-    json: bool,
-    layout: Layout,
-) -> i32 {
+fn score(files: &[PathBuf], opts: Options, json: bool, layout: Layout) -> i32 {
     if files.iter().any(|p| p.is_dir()) {
         return match files {
-            [dir] => folder::run(dir, &opts, boot, json, layout),
+            [dir] => folder::run(dir, &opts, json, layout),
             _ => {
                 eprintln!("scorelens: give a folder alone, or files (not both)");
                 USAGE
@@ -174,23 +172,20 @@ fn score(
         };
     }
     // Every file must open before any is read, so that a wrong path stops the run at once.
-    for path in files {
-        if let Err(e) = std::fs::File::open(path) {
-            eprintln!("scorelens: {}: {e}", path.display());
+    let sources = match open(files) {
+        Ok(s) => s,
+        Err(why) => {
+            eprintln!("scorelens: {why}");
             return USAGE;
         }
-    }
-    let report = match parallel::score_files(files, &opts, boot) {
-        Ok(r) => r,
-        Err(parallel::Fail::Io(name, e)) => {
-            eprintln!("scorelens: {name}: {e}");
-            return USAGE;
-        }
-        Err(parallel::Fail::Score(e @ Error::UnknownProfile(_))) => {
+    };
+    let report = match score_sources(sources, &opts) {
+        Ok(f) => f.report,
+        Err(e @ (Error::UnknownProfile(_) | Error::Io { .. })) => {
             eprintln!("scorelens: {e}");
             return USAGE;
         }
-        Err(parallel::Fail::Score(e)) => {
+        Err(e) => {
             eprintln!("scorelens: {e}");
             return INPUT_ERROR;
         }
@@ -217,4 +212,12 @@ fn score(
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().write_all(text.as_bytes());
     OK
+}
+
+/// Each file as a source, opened now; or the first that does not open, as `path: why`.
+fn open(files: &[PathBuf]) -> Result<Vec<Source<'static>>, String> {
+    files
+        .iter()
+        .map(|p| Source::path(p).map_err(|e| format!("{}: {e}", p.display())))
+        .collect()
 }

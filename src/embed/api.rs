@@ -79,12 +79,12 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Failure> {
     })
 }
 
-/// The report as `score` returns it; under equal-mass binning the bins are HELM's.
+/// The report as `score` returns it; under equal-mass binning the bins are HELM's (`bins_em`).
 fn report_js(outcome: Outcome, mass: bool) -> Result<JsValue, Failure> {
     let mut report = outcome.report;
     if mass {
-        report.conditioning.bins = outcome.mass.conditioning;
-        report.mixing.bins = outcome.mass.mixing;
+        report.conditioning.bins = report.conditioning.bins_em.clone();
+        report.mixing.bins = report.mixing.bins_em.clone();
     }
     to_js(&report)
 }

@@ -64,6 +64,7 @@ impl Failure {
             Error::UnknownProfile(_) => (Kind::Profile, vec![Warning::new("", None, &message)]),
             Error::Strict(w) => (Kind::Strict, vec![w]),
             Error::NoItems(w) => (Kind::NoItems, w),
+            Error::Io { file, reason } => (Kind::Read, vec![Warning::new(&file, None, reason)]),
         };
         Failure {
             kind,

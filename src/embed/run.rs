@@ -4,8 +4,6 @@
 use super::failure::{Failure, Kind};
 use super::input::{Data, Source};
 use crate::formats::HEAD;
-use crate::items::Mode;
-use crate::web::protocol::MassBins;
 use crate::{Options, Report, Session};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Blob;
@@ -18,15 +16,13 @@ const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
 pub struct Settings {
     pub profile: Option<String>,
     pub strict: bool,
-    /// Also bin every item's confidence into equal-mass bins (HELM's).
+    /// The report's `bins` are the equal-mass ones (HELM's, `bins_em`): the API's `binning`.
     pub mass: bool,
 }
 
 /// A finished run.
 pub struct Outcome {
     pub report: Report,
-    /// Equal-mass bins of both readings; empty unless `Settings::mass`.
-    pub mass: MassBins,
     pub bytes: f64,
     pub millis: f64,
 }
@@ -48,48 +44,49 @@ async fn slice(blob: &Blob, name: &str, start: f64, end: f64) -> Result<Vec<u8>,
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
-async fn read_blob(session: &mut Session, name: &str, blob: &Blob) -> Result<(), Failure> {
+/// Pushes the blob into the session a slice at a time; false when the session stopped it
+/// (strict mode met a warning).
+async fn read_blob(session: &mut Session, name: &str, blob: &Blob) -> Result<bool, Failure> {
     let size = blob.size();
     let head = slice(blob, name, 0.0, size.min(HEAD as f64)).await?;
-    session.begin_file(name, &head);
+    let mut feed = session.add(name, &head, Some(size as u64));
     let mut at = 0.0;
     while at < size {
         let end = (at + CHUNK).min(size);
-        session.feed(&slice(blob, name, at, end).await?);
+        if !feed.push(&slice(blob, name, at, end).await?) {
+            return Ok(false);
+        }
         at = end;
     }
-    session.end_file();
-    Ok(())
+    Ok(true)
 }
 
-/// Scores the inputs as one run.
+/// Scores the inputs as one run; strict mode stops at the first warning.
 pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, Failure> {
     let started = js_sys::Date::now();
     let opts = Options {
         profile: settings.profile.clone(),
         strict: settings.strict,
+        ..Options::default()
     };
     let mut session = Session::new(&opts).map_err(Failure::from_error)?;
-    if settings.mass {
-        // No item records, only the equal-mass binning of every item.
-        session.keep_items(0);
-    }
     let mut bytes = 0.0;
     for source in &sources {
         bytes += source.size();
-        match &source.data {
-            Data::Bytes(b) => session.read(&source.name, b),
+        let go_on = match &source.data {
+            Data::Bytes(b) => session
+                .read(crate::Source::bytes(source.name.as_str(), b))
+                .is_ok(),
             Data::Blob(blob) => read_blob(&mut session, &source.name, blob).await?,
+        };
+        // A strict stop: `finish` gives the warning that stopped the run.
+        if !go_on {
+            break;
         }
     }
-    let (report, explorer) = session.finish_explored().map_err(Failure::from_error)?;
-    let mass = explorer.map_or_else(MassBins::default, |e| MassBins {
-        conditioning: e.mass_bins(Mode::Conditioning),
-        mixing: e.mass_bins(Mode::Mixing),
-    });
+    let report = session.finish().map_err(Failure::from_error)?.report;
     Ok(Outcome {
         report,
-        mass,
         bytes,
         millis: js_sys::Date::now() - started,
     })

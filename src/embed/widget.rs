@@ -170,7 +170,6 @@ async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
     Ok(Scored {
         json: o.report.to_json() + "\n",
         report: o.report,
-        mass: o.mass,
         kept: 0,
         dropped: 0,
         bytes: o.bytes,
@@ -217,8 +216,7 @@ fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback
         tell(&h, &n, "loading", &JsValue::UNDEFINED);
         let settings = Settings {
             profile,
-            strict: false,
-            mass: true,
+            ..Settings::default()
         };
         let (h, n) = (h.clone(), n.clone());
         spawn_local(async move {

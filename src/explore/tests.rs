@@ -1,8 +1,10 @@
 //! Tests of the explorer's records and queries, driven through a `Session` like the worker does.
 
 use super::*;
-use crate::session::{Options, Session};
+use crate::metrics::groups::NO_GROUP;
+use crate::session::{score_sources, Options, Session, Source};
 use proptest::prelude::*;
+use std::sync::Arc;
 
 const FILE: &str = r#"{"scorelens": 1, "model": "m"}
 {"id": "a", "group": "g1", "options": ["A", "B"], "gold": "A", "probs": {"A": 0.9, "B": 0.1}}
@@ -14,11 +16,12 @@ const FILE: &str = r#"{"scorelens": 1, "model": "m"}
 "#;
 
 fn explored(text: &str, cap: usize) -> (crate::Report, Explorer) {
-    let mut s = Session::new(&Options::default()).unwrap();
-    s.keep_items(cap);
-    s.read("run.jsonl", text.as_bytes());
-    let (report, explorer) = s.finish_explored().unwrap();
-    (report, explorer.unwrap())
+    let opts = Options {
+        items: Some(cap),
+        ..Options::default()
+    };
+    let f = score_sources([Source::bytes("run.jsonl", text.as_bytes())], &opts).unwrap();
+    (f.report, f.explorer.unwrap())
 }
 
 fn ids(page: &Page) -> Vec<&str> {
@@ -97,19 +100,19 @@ fn the_cap_bounds_records_but_not_the_equal_mass_bins() {
     let (report, mut e) = explored(FILE, 2);
     assert_eq!((e.len(), e.dropped()), (2, 4));
     assert_eq!(e.query(&Filter::default(), 0, 10).total, 2);
-    let bins = e.mass_bins(Mode::Conditioning);
+    let bins = &report.conditioning.bins_em;
     let n: u64 = bins.iter().map(|b| b.count).sum();
     assert_eq!(n, report.conditioning.items);
 }
 
 #[test]
 fn equal_mass_bins_give_the_reports_ece_em() {
-    let (report, e) = explored(FILE, 100);
+    let (report, _) = explored(FILE, 100);
     for (mode, figures) in [
         (Mode::Conditioning, &report.conditioning),
         (Mode::Mixing, &report.mixing),
     ] {
-        let bins = e.mass_bins(mode);
+        let bins = &figures.bins_em;
         let n = figures.items as f64;
         let ece: f64 = bins
             .iter()
@@ -122,33 +125,34 @@ fn equal_mass_bins_give_the_reports_ece_em() {
 
 #[test]
 fn without_keep_items_nothing_is_kept() {
-    let mut s = Session::new(&Options::default()).unwrap();
-    s.read("run.jsonl", FILE.as_bytes());
-    let (_, explorer) = s.finish_explored().unwrap();
-    assert!(explorer.is_none());
+    let f = score_sources(
+        [Source::bytes("run.jsonl", FILE.as_bytes())],
+        &Options::default(),
+    );
+    assert!(f.unwrap().explorer.is_none());
 }
 
 #[test]
 fn files_are_named_per_record() {
-    let mut s = Session::new(&Options::default()).unwrap();
-    s.keep_items(10);
-    s.read(
-        "one.jsonl",
-        br#"{"id": "x", "options": ["A", "B"], "gold": "A", "answer": "A"}"#,
-    );
-    s.read(
-        "two.jsonl",
-        br#"{"id": "y", "options": ["A", "B"], "gold": "A", "answer": "B"}"#,
-    );
-    let (_, e) = s.finish_explored().unwrap();
+    let opts = Options {
+        items: Some(10),
+        ..Options::default()
+    };
+    let one = br#"{"id": "x", "options": ["A", "B"], "gold": "A", "answer": "A"}"#;
+    let two = br#"{"id": "y", "options": ["A", "B"], "gold": "A", "answer": "B"}"#;
+    let sources = [
+        Source::bytes("one.jsonl", one),
+        Source::bytes("two.jsonl", two),
+    ];
+    let e = score_sources(sources, &opts).unwrap().explorer;
     let page = e.unwrap().query(&Filter::default(), 0, 10);
     let files: Vec<&str> = page.rows.iter().map(|r| r.file.as_str()).collect();
     assert_eq!(files, ["one.jsonl", "two.jsonl"]);
 }
 
 proptest! {
-    /// The bins the session hands the explorer are those of every item's confidence fed to an
-    /// equal-mass state of its own (what the explorer kept before), bit for bit, whatever the cap.
+    /// The report's equal-mass bins (the diagram's) are those of every item's confidence fed to
+    /// an equal-mass state of its own, bit for bit, whatever the explorer's cap.
     #[test]
     fn mass_bins_are_every_items_bins(
         items in proptest::collection::vec((1u32..16, any::<bool>(), any::<bool>()), 1..80),
@@ -170,10 +174,10 @@ proptest! {
                 "{{\"id\": \"i{i}\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"{answer}\"{probs}}}\n"
             ));
         }
-        let (_, e) = explored(&text, cap);
+        let (report, e) = explored(&text, cap);
         prop_assert_eq!(e.len(), cap.min(items.len()));
-        prop_assert_eq!(e.mass_bins(Mode::Conditioning), own.bins());
-        prop_assert_eq!(e.mass_bins(Mode::Mixing), own.bins());
+        prop_assert_eq!(&report.conditioning.bins_em, &own.bins());
+        prop_assert_eq!(&report.mixing.bins_em, &own.bins());
     }
 
     /// Paging through a query gives the whole query, in order, whatever the page size.
@@ -309,19 +313,21 @@ fn room_made_from_the_file_size_holds_the_same_records_and_stops_at_the_cap() {
         );
     }
     for cap in [200, 10_000] {
-        let mut s = Session::new(&Options::default()).unwrap();
-        s.keep_items(cap);
+        let opts = Options {
+            items: Some(cap),
+            ..Options::default()
+        };
+        let mut s = Session::new(&opts).unwrap();
         let head = &text.as_bytes()[..text.len().min(crate::formats::HEAD)];
-        s.begin_file("run.jsonl", head);
-        s.expect_lines(head, text.len());
-        let room = s.explorer_room();
+        let mut feed = s.add("run.jsonl", head, Some(text.len() as u64));
+        let room = feed.explorer_room();
         assert!(
             room >= 550.min(cap) && room <= cap.min(700),
             "cap {cap}: room {room}"
         );
-        s.feed(text.as_bytes());
-        s.end_file();
-        let (_, grown) = s.finish_explored().unwrap();
+        feed.push(text.as_bytes());
+        feed.end();
+        let grown = s.finish().unwrap().explorer;
         let (_, plain) = explored(&text, cap);
         assert_eq!(grown.unwrap().records, plain.records, "cap {cap}");
     }

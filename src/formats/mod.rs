@@ -63,6 +63,11 @@ pub trait Sink {
     fn lengths(&mut self, _lengths: TextLengths) {}
     /// State kept across the files of one run, for formats whose files only make sense together.
     fn shelf(&mut self) -> &mut Shelf;
+    /// Whether the sink wants no more (strict mode met a warning): a reader checks it between
+    /// units and stops reading, as ripgrep's searcher stops when its sink says so.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A format reader fed the file's bytes in chunks of any size.

@@ -166,12 +166,6 @@ impl Calibration {
         self.mass.settle();
     }
 
-    /// The equal-mass bins of every item added, as the reliability diagram draws them (the
-    /// explorer takes them at the end of a run instead of keeping a copy of the confidences).
-    pub fn mass_bins(&self) -> Vec<BinReport> {
-        self.mass.bins()
-    }
-
     pub fn finish(&self) -> CalibrationFigures {
         let mean = |x: f64| (self.items > 0).then(|| x / self.items as f64);
         CalibrationFigures {

@@ -143,19 +143,11 @@ impl Scorer {
         true
     }
 
-    /// Sorts the equal-mass lists in place once no item will come: `finish` and `mass_bins` then
-    /// need no sorted copy of them (`EqualMass::settle`; the browser's peak memory).
+    /// Sorts the equal-mass lists in place once no item will come: `finish` then
+    /// needs no sorted copy of them (`EqualMass::settle`; the browser's peak memory).
     pub fn settle(&mut self) {
         let (conditioning, mixing) = (&mut self.summary.conditioning, &mut self.summary.mixing);
         crate::metrics::ece_em::both(|| conditioning.settle(), || mixing.settle());
-    }
-
-    /// The equal-mass bins of every admitted item under `mode` (`Calibration::mass_bins`).
-    pub fn mass_bins(&self, mode: crate::items::Mode) -> Vec<crate::metrics::ece::BinReport> {
-        match mode {
-            crate::items::Mode::Conditioning => self.summary.conditioning.mass_bins(),
-            crate::items::Mode::Mixing => self.summary.mixing.mass_bins(),
-        }
     }
 
     /// The report's figures; the caller fills in files, counts and warnings.

@@ -90,8 +90,8 @@ pub fn Comparison() -> impl IntoView {
                 let bins = match (mixing, mass) {
                     (false, false) => s.report.conditioning.bins.clone(),
                     (true, false) => s.report.mixing.bins.clone(),
-                    (false, true) => s.mass.conditioning.clone(),
-                    (true, true) => s.mass.mixing.clone(),
+                    (false, true) => s.report.conditioning.bins_em.clone(),
+                    (true, true) => s.report.mixing.bins_em.clone(),
                 };
                 Some(Series { name, bins })
             })

@@ -6,7 +6,6 @@
 
 use crate::compare::Comparison;
 use crate::explore::{Filter, Page};
-use crate::metrics::ece::BinReport;
 use crate::report::intervals::BootstrapIntervals;
 use crate::{Report, Warning};
 use serde::{Deserialize, Serialize};
@@ -52,20 +51,12 @@ pub struct Named {
     pub describe: String,
 }
 
-/// The equal-mass bins of both readings (the report carries only equal-width ones).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct MassBins {
-    pub conditioning: Vec<BinReport>,
-    pub mixing: Vec<BinReport>,
-}
-
 /// A finished run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scored {
     pub report: Report,
     /// The report exactly as the CLI's `--json` prints it.
     pub json: String,
-    pub mass: MassBins,
     /// Items kept for the explorer, and those beyond its cap.
     pub kept: u64,
     pub dropped: u64,

@@ -31,8 +31,8 @@ pub fn diagram(state: AppState, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, S
         let pick = |mixing: bool| match (mixing, mass) {
             (false, false) => s.report.conditioning.bins.clone(),
             (true, false) => s.report.mixing.bins.clone(),
-            (false, true) => s.mass.conditioning.clone(),
-            (true, true) => s.mass.mixing.clone(),
+            (false, true) => s.report.conditioning.bins_em.clone(),
+            (true, true) => s.report.mixing.bins_em.clone(),
         };
         let one = |name: &str, mixing: bool| Series {
             name: name.to_string(),

@@ -10,6 +10,7 @@ pub fn score(lines: &[String], profile: Option<&str>) -> Report {
     let opts = Options {
         profile: profile.map(str::to_string),
         strict: false,
+        ..Options::default()
     };
     let input = Input {
         name: "test.jsonl",

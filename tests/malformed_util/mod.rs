@@ -37,7 +37,7 @@ pub struct Outcome {
 pub fn run_named(files: &[(&str, Vec<u8>)], profile: Option<&str>, chunk: usize) -> Outcome {
     let opts = Options {
         profile: profile.map(str::to_string),
-        strict: false,
+        ..Options::default()
     };
     let inputs: Vec<Input> = files
         .iter()
@@ -46,12 +46,12 @@ pub fn run_named(files: &[(&str, Vec<u8>)], profile: Option<&str>, chunk: usize)
     let whole = score(&inputs, &opts);
     let mut session = Session::new(&opts).expect("profile");
     for (name, b) in files {
-        session.begin_file(name, &b[..b.len().min(HEAD)]);
+        let mut feed = session.add(name, &b[..b.len().min(HEAD)], None);
         for piece in b.chunks(chunk.max(1)) {
-            session.feed(piece);
+            feed.push(piece);
         }
     }
-    let chunked = session.finish();
+    let chunked = session.finish().map(|f| f.report);
     assert_eq!(
         whole.as_ref().map(Report::to_json),
         chunked.as_ref().map(Report::to_json),

@@ -133,6 +133,7 @@ pub fn run(files: &[(&str, &str)], profile: Option<&str>) -> Result<Report, Erro
     let opts = Options {
         profile: profile.map(str::to_string),
         strict: false,
+        ..Options::default()
     };
     scorelens::score(&inputs, &opts)
 }

@@ -13,51 +13,27 @@ mod intervals;
 mod file_stream;
 
 #[cfg(target_arch = "wasm32")]
+mod read;
+
+#[cfg(target_arch = "wasm32")]
 mod worker {
     use crate::deltas;
-    use crate::file_stream::FileStream;
+    use crate::intervals::MAX_ITEMS;
+    use crate::read::{head, read_all, surely_too_many, Stop};
     use scorelens::explore::{Explorer, DEFAULT_CAP};
-    use scorelens::formats::{FORMATS, HEAD};
-    use scorelens::items::Mode;
+    use scorelens::formats::FORMATS;
     use scorelens::profiles::Profile;
     use scorelens::report::Report;
-    use scorelens::web::protocol::{FromWorker, MassBins, Named, Scored, ToWorker};
+    use scorelens::web::protocol::{FromWorker, Named, Scored, ToWorker};
     use scorelens::{Error, Options, Session};
     use std::cell::RefCell;
     use std::collections::{HashMap, HashSet};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
     use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
-
-    /// Bytes between two progress messages: few messages, yet progress moves and a cancel is
-    /// felt within a fraction of a second.
-    const CHUNK: usize = 8 << 20;
-
-    /// Milliseconds of reading between two turns of the event loop (`breathe`).
-    const BREATHE_MS: f64 = 200.0;
-
-    /// Lets the worker take its messages: resumes in a macrotask (a timeout of 0).
-    async fn breathe() {
-        let p = js_sys::Promise::new(&mut |resolve, _| {
-            let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        });
-        let _ = JsFuture::from(p).await;
-    }
 
     /// The message that makes the worker panic, to test recovery in the shipped build.
     const DEBUG_PANIC: &str = "scorelens:debug-panic";
-
-    /// The largest file the page reads with a format that holds the whole file in memory (JSON
-    /// documents, archives, CSV): with the buffer's growth and the parse, several times this must
-    /// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no size limit
-    /// (their lines have one: `MAX_LINE`).
-    const WHOLE_FILE_CAP: f64 = 512.0 * 1024.0 * 1024.0;
-
-    /// The longest line the page reads from a line-based file. A line is held whole until its
-    /// newline, and one of about a gigabyte ran the worker out of memory (a crash, where a clear
-    /// message was due); no evaluation log has lines of this size.
-    const MAX_LINE: usize = 64 << 20;
 
     thread_local! {
         /// Each run's item records, kept until the page forgets the run.
@@ -236,187 +212,6 @@ mod worker {
         }
     }
 
-    /// Why reading stopped early.
-    enum Stop {
-        Cancelled,
-        Read(String),
-        /// Over what the tab can hold: the message says why.
-        TooBig(String),
-    }
-
-    /// True when the format reads the file line by line (JSON Lines), so that its size does not
-    /// matter; the canonical and lm-eval readers also take one JSON array, which they hold whole.
-    fn streams(format: &str, head: &[u8]) -> bool {
-        let array = head
-            .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-            .unwrap_or(head)
-            .iter()
-            .find(|b| !b.is_ascii_whitespace())
-            == Some(&b'[');
-        match format {
-            "scorelens" | "lm-eval" => !array,
-            "openai-evals" | "jevbench" | "decision-bench" | "rewardbench-outputs" => true,
-            _ => false,
-        }
-    }
-
-    fn too_big(name: &str, size: f64, format: &str) -> String {
-        format!(
-            "{name} is {:.1} GB: a {format} file is read whole, and the page reads at most {} MB \
-             of such a file (a browser tab cannot hold more). JSON Lines files have no limit. \
-             The command line reads any size: scorelens score {name}",
-            size / 1e9,
-            WHOLE_FILE_CAP / (1024.0 * 1024.0)
-        )
-    }
-
-    /// Why the page stops at line `line` of `name` (`MAX_LINE`), and the way out.
-    fn too_long(name: &str, line: u64) -> String {
-        format!(
-            "{name}: line {line} is longer than {} MB, and the page reads lines of at most that \
-             length (a browser tab cannot hold more). The command line reads any line: \
-             scorelens score {name}",
-            MAX_LINE >> 20
-        )
-    }
-
-    /// The number of the line that starts at byte `at` of `file`: its newlines before `at`,
-    /// counted by reading them again (only for `too_long`'s message).
-    async fn line_at(file: &File, at: f64) -> Result<u64, Stop> {
-        let mut stream = FileStream::open(file).map_err(Stop::Read)?;
-        let (mut chunk, mut done, mut newlines) = (Vec::new(), 0.0, 0);
-        while done < at {
-            chunk.clear();
-            stream.read_into(&mut chunk).await.map_err(Stop::Read)?;
-            if chunk.is_empty() {
-                break;
-            }
-            let take = chunk.len().min((at - done) as usize);
-            newlines += memchr::memchr_iter(b'\n', &chunk[..take]).count() as u64;
-            done += chunk.len() as f64;
-        }
-        Ok(newlines + 1)
-    }
-
-    /// `file`'s bytes `start..end`, for its head (the rest streams through `FileStream`).
-    async fn bytes(file: &File, start: f64, end: f64) -> Result<Vec<u8>, Stop> {
-        let read = |e: JsValue| Stop::Read(format!("{e:?}"));
-        let blob = file.slice_with_f64_and_f64(start, end).map_err(read)?;
-        let buf = JsFuture::from(blob.array_buffer()).await.map_err(read)?;
-        Ok(js_sys::Uint8Array::new(&buf).to_vec())
-    }
-
-    /// Which read of a run: the first, which the page waits for, or a second one for the
-    /// bootstrap sample alone (`resample`).
-    #[derive(Clone, Copy, PartialEq)]
-    enum Pass {
-        First,
-        Sample,
-    }
-
-    /// True when the run will almost surely hold more items than the browser resamples: a
-    /// line-based file whose first lines, as long as the rest, would make more than twice
-    /// `intervals::MAX_ITEMS` lines in the run's `total` bytes. Such a run keeps no bootstrap
-    /// sample while it is read (building one for its first items cost a fifth of the worker's
-    /// time on 100 MB); should it end with few enough items after all, `resample`
-    /// reads it again for its sample, so no run loses its intervals to the guess.
-    fn surely_too_many(format: &str, head: &[u8], total: f64) -> bool {
-        let lines = head.iter().filter(|&&b| b == b'\n').count();
-        let per_line = head.len() as f64 / lines.max(1) as f64;
-        streams(format, head)
-            && lines > 0
-            && total / per_line > 2.0 * crate::intervals::MAX_ITEMS as f64
-    }
-
-    /// Reads the run's files into `session`: its size in bytes, and whether the session keeps
-    /// the bootstrap sample (`surely_too_many`; always on the `Sample` pass).
-    async fn read_all(
-        session: &mut Session,
-        run: u32,
-        generation: u32,
-        files: &[File],
-        pass: Pass,
-    ) -> Result<(f64, bool), Stop> {
-        let total: f64 = files.iter().map(|f| f.size()).sum();
-        let mut done = 0.0;
-        let mut chunk = Vec::new();
-        let mut sampled = None;
-        for file in files {
-            let name = file.name();
-            let size = file.size();
-            let head = bytes(file, 0.0, size.min(HEAD as f64)).await?;
-            if !current(run, generation) {
-                return Err(Stop::Cancelled);
-            }
-            let format = session.begin_file(&name, &head);
-            if let Some(format) = format.filter(|f| size > WHOLE_FILE_CAP && !streams(f, &head)) {
-                return Err(Stop::TooBig(too_big(&name, size, format)));
-            }
-            if sampled.is_none() {
-                // Decided at the first file, before any item: only runs the browser resamples
-                // keep their per-item sample.
-                let skip =
-                    pass == Pass::First && format.is_some_and(|f| surely_too_many(f, &head, total));
-                if !skip {
-                    session.keep_sample_up_to(crate::intervals::MAX_ITEMS);
-                }
-                sampled = Some(!skip);
-            }
-            // The seen-id set sized from the file's size, as natively (the browser's memory).
-            session.expect_lines(&head, size as usize);
-            // Canonical JSON Lines in blocks, the seen-id table warmed ahead (as natively).
-            session.feed_in_blocks(&head);
-            let mut stream = FileStream::open(file).map_err(Stop::Read)?;
-            // Bytes of the file since its last newline (in a line-based format).
-            let lined = format.is_some_and(|f| streams(f, &head));
-            let (start, mut open_line) = (done, 0);
-            let mut posted = done;
-            let mut breathed = js_sys::Date::now();
-            loop {
-                // A read that finished while the last one was parsed resumes this loop in a
-                // microtask, so a fast source (a file in memory) never hands the event loop
-                // back: messages (Cancel) would wait for the end. A macrotask now and then.
-                if js_sys::Date::now() - breathed > BREATHE_MS {
-                    breathe().await;
-                    breathed = js_sys::Date::now();
-                }
-                // Each read is parsed as it comes, the next one already under way: waiting for
-                // several reads before parsing left the worker idle 10-15% of a 100 MB run.
-                chunk.clear();
-                stream.read_into(&mut chunk).await.map_err(Stop::Read)?;
-                if !current(run, generation) {
-                    return Err(Stop::Cancelled);
-                }
-                if chunk.is_empty() {
-                    break;
-                }
-                open_line = match memchr::memrchr(b'\n', &chunk) {
-                    Some(nl) => chunk.len() - nl - 1,
-                    None => open_line + chunk.len(),
-                };
-                if lined && open_line > MAX_LINE {
-                    let at = done + chunk.len() as f64 - open_line as f64 - start;
-                    let line = line_at(file, at).await?;
-                    return Err(Stop::TooBig(too_long(&name, line)));
-                }
-                session.feed(&chunk);
-                done += chunk.len() as f64;
-                if pass == Pass::Sample || done - posted < CHUNK as f64 {
-                    continue;
-                }
-                posted = done;
-                post(&FromWorker::Progress {
-                    run,
-                    file: name.clone(),
-                    done,
-                    total,
-                });
-            }
-            session.end_file();
-        }
-        Ok((total, sampled.unwrap_or(true)))
-    }
-
     /// The second read of a run that kept no sample on the first (`surely_too_many`) but ended
     /// with few enough items to resample: the same files, the same profile, read again with
     /// the sample kept and no explorer. The run is marked on loan meanwhile, so intervals and
@@ -424,16 +219,21 @@ mod worker {
     async fn resample(run: u32, generation: u32, files: &[File], opts: &Options, report: Report) {
         let name = files.iter().map(File::name).collect::<Vec<_>>().join(" + ");
         SAMPLES.with_borrow_mut(|s| s.insert(run, Kept::Lent));
-        // The first read made a session from the same options, so this one cannot fail.
-        let Ok(mut session) = Session::new(opts) else {
+        let opts = Options {
+            items: None,
+            sample: Some(MAX_ITEMS),
+            ..opts.clone()
+        };
+        // The first read made a session from the same profile, so this one cannot fail.
+        let Ok(mut session) = Session::new(&opts) else {
             SAMPLES.with_borrow_mut(|s| s.remove(&run));
             return;
         };
-        let read = read_all(&mut session, run, generation, files, Pass::Sample).await;
+        let read = read_all(&mut session, run, generation, files, false).await;
         if !current(run, generation) {
             return;
         }
-        let sample = match (read, session.finish_sampled()) {
+        let sample = match (read, session.finish()) {
             (Ok(_), Ok(f)) if f.sample_dropped.is_none() => f.sample,
             (Ok(_), Ok(f)) => {
                 // The files changed between the two reads: more items now.
@@ -481,37 +281,32 @@ mod worker {
         // Bootstraps of other runs wait while this one reads.
         let _reading = crate::intervals::Reading::new();
         let started = js_sys::Date::now();
+        // Only runs the browser resamples keep their per-item sample, decided from the first
+        // file's first bytes before any item (`surely_too_many`).
+        let total: f64 = files.iter().map(|f| f.size()).sum();
+        let sampled = match files.first() {
+            Some(first) => match head(first).await {
+                Ok(h) => !surely_too_many(first, &h, total, MAX_ITEMS),
+                Err(stop) => return read_failed(run, stop),
+            },
+            None => true,
+        };
         let opts = Options {
             profile,
+            items: Some(DEFAULT_CAP),
+            sample: sampled.then_some(MAX_ITEMS),
             ..Options::default()
         };
         let mut session = match Session::new(&opts) {
             Ok(s) => s,
             Err(e) => return fail(run, e),
         };
-        session.keep_items(DEFAULT_CAP);
         let name = files.iter().map(File::name).collect::<Vec<_>>().join(" + ");
-        let (bytes, sampled) =
-            match read_all(&mut session, run, generation, &files, Pass::First).await {
-                Ok(b) => b,
-                // A cancel was answered when it came; a newer score of the run replaces this one.
-                Err(Stop::Cancelled) => return,
-                Err(Stop::Read(why)) => {
-                    return post(&FromWorker::Failed {
-                        run,
-                        error: format!("the browser could not read the file: {why}"),
-                        warnings: Vec::new(),
-                    })
-                }
-                Err(Stop::TooBig(error)) => {
-                    return post(&FromWorker::Failed {
-                        run,
-                        error,
-                        warnings: Vec::new(),
-                    })
-                }
-            };
-        match session.finish_sampled() {
+        let bytes = match read_all(&mut session, run, generation, &files, true).await {
+            Ok(b) => b,
+            Err(stop) => return read_failed(run, stop),
+        };
+        match session.finish() {
             Ok(finished) => {
                 let report = finished.report;
                 let explorer = finished.explorer.unwrap_or_else(|| Explorer::new(0));
@@ -520,12 +315,10 @@ mod worker {
                 let mut again = false;
                 let kept = match finished.sample_dropped {
                     Some(items) => Some(Kept::TooMany { name, items }),
-                    None if !sampled && admitted > crate::intervals::MAX_ITEMS as u64 => {
-                        Some(Kept::TooMany {
-                            name,
-                            items: admitted,
-                        })
-                    }
+                    None if !sampled && admitted > MAX_ITEMS as u64 => Some(Kept::TooMany {
+                        name,
+                        items: admitted,
+                    }),
                     // The guess was wrong: few enough items to resample; read again below.
                     None if !sampled => {
                         again = true;
@@ -547,10 +340,6 @@ mod worker {
                 let scored = Scored {
                     json: report.to_json() + "\n",
                     report,
-                    mass: MassBins {
-                        conditioning: explorer.mass_bins(Mode::Conditioning),
-                        mixing: explorer.mass_bins(Mode::Mixing),
-                    },
                     kept: explorer.len() as u64,
                     dropped: explorer.dropped(),
                     bytes,
@@ -570,6 +359,21 @@ mod worker {
             }
             Err(e) => fail(run, e),
         }
+    }
+
+    /// Says why the run's files could not be read; a cancel was answered when it came, and a
+    /// newer score of the run replaces this one.
+    fn read_failed(run: u32, stop: Stop) {
+        let error = match stop {
+            Stop::Cancelled => return,
+            Stop::Read(why) => format!("the browser could not read the file: {why}"),
+            Stop::TooBig(error) => error,
+        };
+        post(&FromWorker::Failed {
+            run,
+            error,
+            warnings: Vec::new(),
+        });
     }
 
     fn fail(run: u32, e: Error) {

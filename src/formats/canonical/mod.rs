@@ -99,7 +99,11 @@ impl Reader for CanonicalReader {
         let (file, labels) = (&self.file, &mut self.labels);
         match &mut self.layout {
             Layout::Array(buffer) => buffer.extend_from_slice(chunk),
-            Layout::Lines(lines) => lines.feed(chunk, |n, b| read_line(file, labels, n, b, sink)),
+            Layout::Lines(lines) => lines.feed(chunk, |n, b| {
+                if !sink.stopped() {
+                    read_line(file, labels, n, b, sink)
+                }
+            }),
             Layout::Undecided(_) => {}
         }
     }

@@ -79,7 +79,11 @@ struct JevReader {
 impl Reader for JevReader {
     fn feed(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
         let Self { file, lines, kind } = self;
-        lines.feed(chunk, |n, b| read_line(file, kind, n, b, sink));
+        lines.feed(chunk, |n, b| {
+            if !sink.stopped() {
+                read_line(file, kind, n, b, sink)
+            }
+        });
     }
 
     fn finish(&mut self, sink: &mut dyn Sink) {

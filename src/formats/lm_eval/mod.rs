@@ -155,7 +155,7 @@ impl Reader for SamplesReader {
         match &mut self.layout {
             Layout::Array(buffer) => buffer.extend_from_slice(chunk),
             Layout::Lines(lines) => lines.feed(chunk, |n, b| {
-                if !is_blank(b) {
+                if !is_blank(b) && !sink.stopped() {
                     read_object(file, task, n, b, "", state, sink)
                 }
             }),

@@ -73,7 +73,11 @@ struct EvalsReader {
 impl Reader for EvalsReader {
     fn feed(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
         let mut lines = std::mem::take(&mut self.lines);
-        lines.feed(chunk, |n, b| self.line(n, b, sink));
+        lines.feed(chunk, |n, b| {
+            if !sink.stopped() {
+                self.line(n, b, sink)
+            }
+        });
         self.lines = lines;
     }
 

@@ -1,19 +1,18 @@
 //! Reads one large canonical JSON Lines file on every core: blocks of whole lines are
-//! read from the file and parsed on worker threads, and on this thread whenever it has nothing
+//! read from the source and parsed on worker threads, and on this thread whenever it has nothing
 //! to replay, while this thread replays the finished ones into the session in file order, so
 //! items are scored, ids checked and warnings kept exactly as a one-core read does them
-//! (tests/parallel_blocks.rs).
+//! (tests/parallel_blocks.rs). The bootstrap's resamples are spread over the cores too. Native
+//! only: the browser's worker has one thread.
 
-use scorelens::formats::canonical::chunks::{read_block_with, split, Block};
-use scorelens::formats::canonical::item::Labels;
-use scorelens::formats::lines::BOM;
-use scorelens::formats::HEAD;
-use scorelens::{BootstrapOptions, Error, Options, Report, Session};
+use super::Session;
+use crate::formats::canonical::chunks::{read_block_with, split, Block};
+use crate::formats::canonical::item::Labels;
+use crate::formats::lines::BOM;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::ops::Range;
 use std::sync::{mpsc, Condvar, Mutex};
 
 /// Blocks of about this many bytes (`SCORELENS_BLOCK_BYTES` overrides it, for the tests).
@@ -34,7 +33,8 @@ fn window(workers: usize) -> usize {
         .max(2 * workers)
 }
 
-fn block_size() -> usize {
+/// The size of a block, and of a chunk read from a source that is not read in blocks.
+pub(super) fn block_size() -> usize {
     std::env::var("SCORELENS_BLOCK_BYTES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -42,67 +42,44 @@ fn block_size() -> usize {
         .unwrap_or(BLOCK)
 }
 
-/// Threads that parse, this one included, or `None` to read on this thread alone: one core, or
-/// already on rayon's pool (`score DIR` reads its files in parallel, one each).
-fn workers() -> Option<usize> {
-    let n = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (n >= 2 && rayon::current_thread_index().is_none()).then_some(n)
+/// The machine's cores.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `Session::read` of a file already in memory, on every core when it is canonical JSON Lines
-/// of several blocks.
-pub fn read(session: &mut Session, name: &str, bytes: &[u8]) {
-    let size = block_size();
-    let Some(workers) = workers().filter(|_| bytes.len() > size) else {
-        return session.read(name, bytes);
-    };
-    if !session.begin_blocks(name, bytes) {
-        session.feed(bytes);
-        return session.end_file();
-    }
-    let mut blocks = split(bytes, size).into_iter();
+/// Threads that parse a source of `len` bytes (`None`: unknown), this one included, or `None`
+/// to read it on this thread alone: a source of one block or less, one core, or already on
+/// rayon's pool (`score DIR` reads its runs in parallel, one each).
+pub(super) fn workers(len: Option<u64>) -> Option<usize> {
+    let n = cores();
+    let big = len.is_none_or(|l| l > block_size() as u64);
+    (big && n >= 2 && rayon::current_thread_index().is_none()).then_some(n)
+}
+
+/// The blocks of `bytes`, a canonical JSON Lines file already in memory, parsed on `workers`
+/// threads and replayed in order; the file is then ended.
+pub(super) fn read_bytes(session: &mut Session, name: &str, workers: usize, bytes: &[u8]) {
+    let mut blocks = split(bytes, block_size()).into_iter();
     // Reading from memory cannot fail.
     let _ = run(session, name, workers, move |_: &mut Vec<Vec<u8>>| {
         Ok(blocks.next().map(Cow::Borrowed))
     });
 }
 
-/// Reads the file at `path` into the session as `read` does, a large canonical JSON Lines file
-/// in blocks read from disk by the workers themselves, so reading overlaps parsing and the file
-/// is never whole in memory.
-pub fn read_path(session: &mut Session, name: &str, path: &Path) -> io::Result<()> {
-    let size = block_size();
-    let mut file = File::open(path)?;
-    let len = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
-    let Some(workers) = workers().filter(|_| len > size) else {
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        session.read(name, &bytes);
-        return Ok(());
-    };
-    let mut head = Vec::with_capacity(HEAD);
-    (&mut file).take(HEAD as u64).read_to_end(&mut head)?;
-    if !session.begin_blocks_of(name, &head, len) {
-        // Another format: fed in chunks of a block, as the browser's worker feeds its reads, so
-        // that a line-based file (lm-eval's samples, say) is never whole in memory; a format
-        // read whole gathers its chunks itself.
-        session.feed(&head);
-        let mut chunk = Vec::with_capacity(size);
-        loop {
-            chunk.clear();
-            (&mut file).take(size as u64).read_to_end(&mut chunk)?;
-            if chunk.is_empty() {
-                break;
-            }
-            session.feed(&chunk);
-        }
-        session.end_file();
-        return Ok(());
-    }
+/// The rest of a canonical JSON Lines file whose first bytes, `head`, are read already, in
+/// blocks read from `read` by the workers themselves, so reading overlaps parsing and the file
+/// is never whole in memory; the file is then ended. The first read error stops the run.
+pub(super) fn read_pieces(
+    session: &mut Session,
+    name: &str,
+    workers: usize,
+    head: &[u8],
+    read: impl Read + Send,
+) -> io::Result<()> {
     let mut pieces = Pieces {
-        file,
-        carry: head.strip_prefix(BOM).unwrap_or(&head).to_vec(),
-        size,
+        read,
+        carry: head.strip_prefix(BOM).unwrap_or(head).to_vec(),
+        size: block_size(),
         end: false,
     };
     run(session, name, workers, move |spare: &mut Vec<Vec<u8>>| {
@@ -110,16 +87,37 @@ pub fn read_path(session: &mut Session, name: &str, path: &Path) -> io::Result<(
     })
 }
 
+/// `draw` of the resamples `0..resamples`, in one contiguous range per core, in order: each
+/// resample has its own seeded stream, so the parts equal one draw of them all.
+pub(super) fn spread<T: Send>(resamples: u32, draw: impl Fn(Range<u32>) -> T + Sync) -> Vec<T> {
+    let per = resamples.div_ceil(cores() as u32).max(1);
+    let ranges: Vec<Range<u32>> = (0..resamples)
+        .step_by(per as usize)
+        .map(|start| start..(start + per).min(resamples))
+        .collect();
+    let draw = &draw;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = ranges
+            .into_iter()
+            .map(|r| scope.spawn(move || draw(r)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
 /// A file read in pieces that end after a newline (the last where the file ends).
-struct Pieces {
-    file: File,
+struct Pieces<R> {
+    read: R,
     /// What follows the last newline read so far.
     carry: Vec<u8>,
     size: usize,
     end: bool,
 }
 
-impl Pieces {
+impl<R: Read> Pieces<R> {
     /// The next piece, in `spare` (a buffer of an earlier piece, whose memory is reused) if given.
     fn next(&mut self, spare: Option<Vec<u8>>) -> io::Result<Option<Vec<u8>>> {
         if self.end {
@@ -132,7 +130,7 @@ impl Pieces {
             let before = buf.len();
             // One allocation: `read_to_end` alone would grow the buffer step by step, copying.
             buf.reserve_exact(self.size);
-            (&mut self.file)
+            (&mut self.read)
                 .take(self.size as u64)
                 .read_to_end(&mut buf)?;
             if buf.len() == before {
@@ -270,14 +268,19 @@ where
         loop {
             while let Some(mut block) = waiting.remove(&want) {
                 let lines = block.lines;
-                session.replay_in_place(&mut block, before);
+                session.replay(&mut block, before);
                 before += lines;
                 want += 1;
                 let mut feed = lock();
                 feed.replayed = want;
                 feed.spare_blocks.push(block);
+                // Strict mode met a warning: nothing more is read.
+                feed.done |= session.state.stopped;
                 drop(feed);
                 shared.1.notify_all();
+            }
+            if session.state.stopped {
+                break;
             }
             if let Ok((i, block)) = rx.try_recv() {
                 waiting.insert(i, block);
@@ -313,34 +316,4 @@ where
     session.end_file();
     let feed = shared.0.into_inner().unwrap_or_else(|e| e.into_inner());
     feed.error.map_or(Ok(()), Err)
-}
-
-/// Why `score_files` made no report.
-pub enum Fail {
-    /// A file could not be read: its name and the error.
-    Io(String, io::Error),
-    Score(Error),
-}
-
-/// `compare::score` for files on disk, each read through `read_path`.
-pub fn score_files(
-    files: &[PathBuf],
-    opts: &Options,
-    boot: Option<BootstrapOptions>,
-) -> Result<Report, Fail> {
-    let mut session = Session::new(opts).map_err(Fail::Score)?;
-    if boot.is_some() {
-        session.keep_sample();
-    }
-    for path in files {
-        let name = path.display().to_string();
-        if let Err(e) = read_path(&mut session, &name, path) {
-            return Err(Fail::Io(name, e));
-        }
-    }
-    let mut finished = session.finish_sampled().map_err(Fail::Score)?;
-    if let (Some(b), Some(sample)) = (boot, &finished.sample) {
-        finished.report.intervals.bootstrap = Some(super::compare::parallel_bootstrap(sample, &b));
-    }
-    Ok(finished.report)
 }

@@ -1,0 +1,203 @@
+//! Reading a run's dropped files in the worker: each file's bytes arrive as messages (a byte
+//! stream's reads) and are pushed into the session as they come; the session chooses how to read
+//! them. What is the browser's alone stays here: the size limits of a tab, progress, cancels, and
+//! turns of the event loop.
+
+use crate::file_stream::FileStream;
+use crate::worker::{current, post, scope};
+use scorelens::formats::{detect, HEAD};
+use scorelens::web::protocol::FromWorker;
+use scorelens::Session;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::File;
+
+/// Bytes between two progress messages: few messages, yet progress moves and a cancel is
+/// felt within a fraction of a second.
+const CHUNK: usize = 8 << 20;
+
+/// Milliseconds of reading between two turns of the event loop (`breathe`).
+const BREATHE_MS: f64 = 200.0;
+
+/// The largest file the page reads with a format that holds the whole file in memory (JSON
+/// documents, archives, CSV): with the buffer's growth and the parse, several times this must
+/// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no size limit
+/// (their lines have one: `MAX_LINE`).
+const WHOLE_FILE_CAP: f64 = 512.0 * 1024.0 * 1024.0;
+
+/// The longest line the page reads from a line-based file. A line is held whole until its
+/// newline, and one of about a gigabyte ran the worker out of memory (a crash, where a clear
+/// message was due); no evaluation log has lines of this size.
+const MAX_LINE: usize = 64 << 20;
+
+/// Lets the worker take its messages: resumes in a macrotask (a timeout of 0).
+async fn breathe() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+/// Why reading stopped early.
+pub enum Stop {
+    Cancelled,
+    Read(String),
+    /// Over what the tab can hold: the message says why.
+    TooBig(String),
+}
+
+/// True when the format reads the file line by line (JSON Lines), so that its size does not
+/// matter; the canonical and lm-eval readers also take one JSON array, which they hold whole.
+fn streams(format: &str, head: &[u8]) -> bool {
+    let array = head
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(head)
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        == Some(&b'[');
+    match format {
+        "scorelens" | "lm-eval" => !array,
+        "openai-evals" | "jevbench" | "decision-bench" | "rewardbench-outputs" => true,
+        _ => false,
+    }
+}
+
+fn too_big(name: &str, size: f64, format: &str) -> String {
+    format!(
+        "{name} is {:.1} GB: a {format} file is read whole, and the page reads at most {} MB \
+         of such a file (a browser tab cannot hold more). JSON Lines files have no limit. \
+         The command line reads any size: scorelens score {name}",
+        size / 1e9,
+        WHOLE_FILE_CAP / (1024.0 * 1024.0)
+    )
+}
+
+/// Why the page stops at line `line` of `name` (`MAX_LINE`), and the way out.
+fn too_long(name: &str, line: u64) -> String {
+    format!(
+        "{name}: line {line} is longer than {} MB, and the page reads lines of at most that \
+         length (a browser tab cannot hold more). The command line reads any line: \
+         scorelens score {name}",
+        MAX_LINE >> 20
+    )
+}
+
+/// The number of the line that starts at byte `at` of `file`: its newlines before `at`,
+/// counted by reading them again (only for `too_long`'s message).
+async fn line_at(file: &File, at: f64) -> Result<u64, Stop> {
+    let mut stream = FileStream::open(file).map_err(Stop::Read)?;
+    let (mut chunk, mut done, mut newlines) = (Vec::new(), 0.0, 0);
+    while done < at {
+        chunk.clear();
+        stream.read_into(&mut chunk).await.map_err(Stop::Read)?;
+        if chunk.is_empty() {
+            break;
+        }
+        let take = chunk.len().min((at - done) as usize);
+        newlines += memchr::memchr_iter(b'\n', &chunk[..take]).count() as u64;
+        done += chunk.len() as f64;
+    }
+    Ok(newlines + 1)
+}
+
+/// `file`'s first bytes, which detect its format (the rest streams through `FileStream`).
+pub async fn head(file: &File) -> Result<Vec<u8>, Stop> {
+    let read = |e: JsValue| Stop::Read(format!("{e:?}"));
+    let end = file.size().min(HEAD as f64);
+    let blob = file.slice_with_f64_and_f64(0.0, end).map_err(read)?;
+    let buf = JsFuture::from(blob.array_buffer()).await.map_err(read)?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// True when the run will almost surely hold more items than the browser resamples: its first
+/// file is line-based, and its first lines, as long as the rest, would make more than twice
+/// `max_items` lines in the run's `total` bytes. Such a run keeps no bootstrap sample while it
+/// is read (building one for its first items cost a fifth of the worker's time on 100 MB);
+/// should it end with few enough items after all, the worker reads it again for its sample, so
+/// no run loses its intervals to the guess.
+pub fn surely_too_many(first: &File, head: &[u8], total: f64, max_items: usize) -> bool {
+    let Some(format) = detect(&first.name(), head) else {
+        return false;
+    };
+    let lines = head.iter().filter(|&&b| b == b'\n').count();
+    let per_line = head.len() as f64 / lines.max(1) as f64;
+    streams(format.name(), head) && lines > 0 && total / per_line > 2.0 * max_items as f64
+}
+
+/// Pushes the run's files into `session` as their reads arrive; returns the run's size in
+/// bytes. `progress` posts progress messages (the first read, which the page waits for). A stop
+/// of the session (strict mode met a warning) ends the reading: `finish` then says why.
+pub async fn read_all(
+    session: &mut Session,
+    run: u32,
+    generation: u32,
+    files: &[File],
+    progress: bool,
+) -> Result<f64, Stop> {
+    let total: f64 = files.iter().map(|f| f.size()).sum();
+    let mut done = 0.0;
+    let mut chunk = Vec::new();
+    for file in files {
+        let name = file.name();
+        let size = file.size();
+        let head = head(file).await?;
+        if !current(run, generation) {
+            return Err(Stop::Cancelled);
+        }
+        let mut feed = session.add(&name, &head, Some(size as u64));
+        let format = feed.format();
+        if let Some(format) = format.filter(|f| size > WHOLE_FILE_CAP && !streams(f, &head)) {
+            return Err(Stop::TooBig(too_big(&name, size, format)));
+        }
+        let mut stream = FileStream::open(file).map_err(Stop::Read)?;
+        // Bytes of the file since its last newline (in a line-based format).
+        let lined = format.is_some_and(|f| streams(f, &head));
+        let (start, mut open_line) = (done, 0);
+        let mut posted = done;
+        let mut breathed = js_sys::Date::now();
+        loop {
+            // A read that finished while the last one was parsed resumes this loop in a
+            // microtask, so a fast source (a file in memory) never hands the event loop
+            // back: messages (Cancel) would wait for the end. A macrotask now and then.
+            if js_sys::Date::now() - breathed > BREATHE_MS {
+                breathe().await;
+                breathed = js_sys::Date::now();
+            }
+            // Each read is parsed as it comes, the next one already under way: waiting for
+            // several reads before parsing left the worker idle 10-15% of a 100 MB run.
+            chunk.clear();
+            stream.read_into(&mut chunk).await.map_err(Stop::Read)?;
+            if !current(run, generation) {
+                return Err(Stop::Cancelled);
+            }
+            if chunk.is_empty() {
+                break;
+            }
+            open_line = match memchr::memrchr(b'\n', &chunk) {
+                Some(nl) => chunk.len() - nl - 1,
+                None => open_line + chunk.len(),
+            };
+            if lined && open_line > MAX_LINE {
+                let at = done + chunk.len() as f64 - open_line as f64 - start;
+                drop(feed);
+                let line = line_at(file, at).await?;
+                return Err(Stop::TooBig(too_long(&name, line)));
+            }
+            if !feed.push(&chunk) {
+                return Ok(total);
+            }
+            done += chunk.len() as f64;
+            if !progress || done - posted < CHUNK as f64 {
+                continue;
+            }
+            posted = done;
+            post(&FromWorker::Progress {
+                run,
+                file: name.clone(),
+                done,
+                total,
+            });
+        }
+    }
+    Ok(total)
+}

@@ -1,0 +1,70 @@
+//! The end of a run: the formats' end-of-run checks, strict mode's verdict, and the one report
+//! built from the scorer's figures, the files read and the warnings kept.
+
+use super::state::State;
+use super::Finished;
+use crate::metrics::bootstrap::BootstrapOptions;
+use crate::profiles::{Profile, Scorer};
+use crate::warning::Warning;
+use crate::Error;
+
+impl State {
+    /// The report with the records kept on request: the explorer's and the bootstrap's (sealed
+    /// and ready to resample or compare), with bootstrap intervals when `bootstrap` is given.
+    pub(super) fn finish(
+        mut self,
+        bootstrap: Option<&BootstrapOptions>,
+    ) -> Result<Finished, Error> {
+        // A run stopped by strict mode has its verdict already.
+        if !self.stopped {
+            for f in std::mem::take(&mut self.used) {
+                f.end_run(&mut self);
+            }
+        }
+        let s = self;
+        if s.strict {
+            if let Some(w) = s.first_warning {
+                return Err(Error::Strict(w));
+            }
+        }
+        let mut warnings = s.warnings;
+        if s.dropped_warnings > 0 {
+            warnings.push(Warning {
+                file: String::new(),
+                line: None,
+                reason: format!("{} more warnings not shown", s.dropped_warnings),
+            });
+        }
+        // A file of the tool's own figures (an aggregate) makes a report even without items.
+        if s.items == 0 && s.reported.is_empty() {
+            return Err(Error::NoItems(warnings));
+        }
+        // With no item the scorer was never made; the files' benchmark still picks the profile.
+        let named = s.ctx.benchmark.as_deref().and_then(Profile::parse);
+        let profile = s.chosen.or(named).unwrap_or_else(Profile::generic);
+        let mut scorer = s.scorer.unwrap_or_else(|| Scorer::new(profile));
+        scorer.settle();
+        let mut ctx = s.ctx;
+        ctx.reported = s.reported;
+        let mut report = scorer.finish(&ctx);
+        report.files = s.files;
+        report.skipped = s.skipped;
+        // Warnings the profile raised (a null section, say) follow those of the files.
+        warnings.append(&mut report.warnings);
+        report.warnings = warnings;
+        let mut sample = s.sample;
+        if let Some(sample) = sample.as_mut() {
+            sample.seal(&report);
+            if let Some(opts) = bootstrap {
+                let parts = super::spread(opts.resamples, |r| sample.draws(opts, r));
+                report.intervals.bootstrap = Some(sample.intervals(opts, parts));
+            }
+        }
+        Ok(Finished {
+            report,
+            explorer: s.explorer,
+            sample,
+            sample_dropped: s.sample_dropped,
+        })
+    }
+}

@@ -1,0 +1,365 @@
+//! One scoring run: sources in, `Finished` out. The CLI, the worker and the widget hand a
+//! `Session` their inputs (`read` for a `Source` read here, `add` for bytes pushed as they
+//! arrive), and the session alone chooses how to read them: a format's reader fed in chunks,
+//! canonical JSON Lines in blocks (on every core natively), a whole document gathered by its
+//! reader.
+
+mod blocks;
+#[cfg(not(target_arch = "wasm32"))]
+mod cores;
+mod decompress;
+mod finish;
+mod source;
+mod state;
+
+pub use source::Source;
+pub use state::MAX_WARNINGS;
+
+use crate::explore::Explorer;
+use crate::formats::canonical::chunks;
+use crate::formats::{self, Format, Reader, HEAD};
+use crate::metrics::bootstrap::{BootstrapOptions, Sample};
+use crate::profiles::Profile;
+use crate::report::{FileSummary, Report};
+use crate::warning::Warning;
+use crate::Error;
+use blocks::LineFeed;
+use state::State;
+use std::io::{self, Read};
+use std::ops::Range;
+
+/// What the caller chooses: how to score, and what to keep besides the report.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    /// A profile name; `None` lets the file's header or `benchmark` field decide.
+    pub profile: Option<String>,
+    /// Stop at the first warning and make it the run's error.
+    pub strict: bool,
+    /// Keep a compact record of each scored item, at most this many (`Finished::explorer`; the
+    /// page's explorer).
+    pub items: Option<usize>,
+    /// Keep the compact per-item sample that intervals and comparisons resample
+    /// (`Finished::sample`), for runs of at most this many admitted items (`usize::MAX`: any):
+    /// past it the sample is freed, and `Finished::sample_dropped` says so (the browser
+    /// resamples only small runs and keeps its memory bounded so).
+    pub sample: Option<usize>,
+    /// Add bootstrap intervals to the report (the sample is kept for them).
+    pub bootstrap: Option<BootstrapOptions>,
+}
+
+/// A finished run: the report and the per-item records kept on request.
+#[derive(Debug)]
+pub struct Finished {
+    pub report: Report,
+    pub explorer: Option<Explorer>,
+    pub sample: Option<Sample>,
+    /// `Some(n)` when the sample was asked for with a cap (`Options::sample`) and the run passed
+    /// it: `sample` is then `None`, and `n` items were admitted by the profile.
+    pub sample_dropped: Option<u64>,
+}
+
+/// A scoring run in progress.
+pub struct Session {
+    reader: Option<Box<dyn Reader>>,
+    /// The current file when it is canonical JSON Lines: its chunks are read in blocks.
+    lines: Option<Box<LineFeed>>,
+    state: State,
+    bootstrap: Option<BootstrapOptions>,
+}
+
+/// A source pushed into the session as its bytes arrive (`Session::add`): the browser's
+/// worker, whose reads are messages, pushes each one. Dropping it ends the source.
+pub struct Feed<'s> {
+    session: &'s mut Session,
+    format: Option<&'static str>,
+}
+
+impl Feed<'_> {
+    /// The format that reads the source, `None` when no format claims it (that is a warning,
+    /// and its bytes are ignored).
+    pub fn format(&self) -> Option<&'static str> {
+        self.format
+    }
+
+    /// Pushes the source's next bytes (from its first byte on, `head` included); false once the
+    /// session wants no more (strict mode met a warning): the caller then stops reading.
+    pub fn push(&mut self, chunk: &[u8]) -> bool {
+        self.session.push(chunk)
+    }
+
+    /// Ends the source, as dropping it does.
+    pub fn end(self) {}
+
+    /// The records the explorer has room for (tests of `expect_lines`).
+    #[cfg(test)]
+    pub(crate) fn explorer_room(&self) -> usize {
+        self.session
+            .state
+            .explorer
+            .as_ref()
+            .map_or(0, Explorer::room)
+    }
+}
+
+impl Drop for Feed<'_> {
+    fn drop(&mut self) {
+        self.session.end_file();
+    }
+}
+
+/// Scores the sources as one run: the one way every face scores a run.
+pub fn score_sources<'a, S: Into<Source<'a>>>(
+    sources: impl IntoIterator<Item = S>,
+    opts: &Options,
+) -> Result<Finished, Error> {
+    let mut session = Session::new(opts)?;
+    for source in sources {
+        session.read(source.into())?;
+    }
+    session.finish()
+}
+
+impl Session {
+    pub fn new(opts: &Options) -> Result<Session, Error> {
+        let chosen = match &opts.profile {
+            None => None,
+            Some(name) => {
+                Some(Profile::parse(name).ok_or_else(|| Error::UnknownProfile(name.clone()))?)
+            }
+        };
+        Ok(Session {
+            reader: None,
+            lines: None,
+            state: State::new(chosen, opts),
+            bootstrap: opts.bootstrap,
+        })
+    }
+
+    /// Reads a whole source into the run; a gzip or zstd source is decoded as it is read.
+    /// Strict mode's first warning stops the reading and is returned, as is a source that could
+    /// not be read.
+    pub fn read(&mut self, source: Source<'_>) -> Result<(), Error> {
+        let name = source.name;
+        let read = match source.body {
+            source::Body::Bytes(bytes) => match decompress::sniff(bytes) {
+                None => {
+                    self.read_bytes(&name, bytes);
+                    Ok(())
+                }
+                Some(kind) => decompress::decode(kind, bytes)
+                    .and_then(|read| self.read_stream(&name, None, read)),
+            },
+            source::Body::Read { len, mut read } => {
+                // The first bytes say whether the source is compressed; they are read again.
+                let mut start = Vec::with_capacity(4);
+                (&mut read).take(4).read_to_end(&mut start).and_then(|_| {
+                    let whole = io::Cursor::new(start.clone()).chain(read);
+                    match decompress::sniff(&start) {
+                        None => self.read_stream(&name, len, whole),
+                        Some(kind) => decompress::decode(kind, whole)
+                            .and_then(|read| self.read_stream(&name, None, read)),
+                    }
+                })
+            }
+        };
+        if let Err(e) = read {
+            self.end_file();
+            return Err(Error::Io {
+                file: name,
+                reason: e.to_string(),
+            });
+        }
+        match (self.state.stopped, &self.state.first_warning) {
+            (true, Some(w)) => Err(Error::Strict(w.clone())),
+            _ => Ok(()),
+        }
+    }
+
+    /// Starts a source whose bytes the caller pushes as they arrive: `head` is its first bytes
+    /// (`formats::HEAD` of them, or all when shorter), which detect the format; `len` its size
+    /// when known, which sizes the seen-id set.
+    pub fn add(&mut self, name: &str, head: &[u8], len: Option<u64>) -> Feed<'_> {
+        let format = formats::detect(name, head);
+        self.begin(name, head, len, format, true);
+        Feed {
+            format: format.map(|f| f.name()),
+            session: self,
+        }
+    }
+
+    /// `add`, read by the given format's own reader, with detection and block reading skipped
+    /// (`None`: as an unknown format): for the fuzz targets, which drive one reader each, and
+    /// the tests that compare the block reading with the reader.
+    pub fn add_as(
+        &mut self,
+        name: &str,
+        head: &[u8],
+        len: Option<u64>,
+        format: Option<&'static dyn Format>,
+    ) -> Feed<'_> {
+        self.begin(name, head, len, format, false);
+        Feed {
+            format: format.map(|f| f.name()),
+            session: self,
+        }
+    }
+
+    /// The report, or the error that stops it, with what `Options` asked to keep.
+    pub fn finish(mut self) -> Result<Finished, Error> {
+        self.end_file();
+        self.state.finish(self.bootstrap.as_ref())
+    }
+
+    /// Starts a file read by `format`; true when it is read in blocks (canonical JSON Lines, when
+    /// `blocks` allows it).
+    fn begin(
+        &mut self,
+        name: &str,
+        head: &[u8],
+        len: Option<u64>,
+        format: Option<&'static dyn Format>,
+        blocks: bool,
+    ) -> bool {
+        self.end_file();
+        let state = &mut self.state;
+        if let Some(e) = state.explorer.as_mut() {
+            e.begin_file(name);
+        }
+        state.file = Some(FileSummary {
+            name: name.to_string(),
+            format: format.map_or("unknown", |f| f.name()).to_string(),
+            version: None,
+            mapping: Vec::new(),
+            items: 0,
+            skipped: 0,
+            not_applicable: 0,
+        });
+        let Some(f) = format else {
+            let why = formats::unknown_format(head);
+            crate::formats::Sink::skip(state, Warning::new(name, None, why));
+            return false;
+        };
+        self.reader = Some(f.reader(name));
+        if !state.used.iter().any(|u| u.name() == f.name()) {
+            state.used.push(f);
+        }
+        if let Some(len) = len {
+            self.expect_lines(head, len);
+        }
+        let blocks =
+            blocks && f.name() == formats::canonical::Canonical.name() && chunks::is_lines(head);
+        if blocks {
+            self.lines = Some(Box::new(LineFeed::new(name)));
+        }
+        blocks
+    }
+
+    /// Room in the seen-id set for the ids of the current file, of `len` bytes whose first are
+    /// `head`, guessed as one id a line from the first lines' length, so that the set keeps one
+    /// table (`IdSet`); at most 8M ids (80 MiB), should the first lines be unlike the rest. The
+    /// explorer, if kept, makes room for as many records at once (up to its cap).
+    fn expect_lines(&mut self, head: &[u8], len: u64) {
+        let lines = head.iter().filter(|&&b| b == b'\n').count().max(1);
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        let ids = (len / (head.len() / lines).max(16)).min(1 << 23);
+        self.state.seen.reserve(ids);
+        if let Some(explorer) = &mut self.state.explorer {
+            explorer.reserve(ids);
+        }
+    }
+
+    /// Feeds the next chunk of the current file; false once strict mode stopped the run.
+    fn push(&mut self, chunk: &[u8]) -> bool {
+        if self.state.stopped {
+            return false;
+        }
+        if let Some(mut lines) = self.lines.take() {
+            self.feed_lines(&mut lines, Some(chunk));
+            self.lines = Some(lines);
+        } else if let Some(r) = self.reader.as_mut() {
+            r.feed(chunk, &mut self.state);
+        }
+        !self.state.stopped
+    }
+
+    /// Ends the current file, if one is open.
+    fn end_file(&mut self) {
+        let stopped = self.state.stopped;
+        if let Some(mut lines) = self.lines.take().filter(|_| !stopped) {
+            self.feed_lines(&mut lines, None);
+        }
+        if let Some(mut r) = self.reader.take().filter(|_| !stopped) {
+            r.finish(&mut self.state);
+        }
+        if let Some(f) = self.state.file.take() {
+            self.state.files.push(f);
+        }
+    }
+
+    /// A source whole in memory: a large canonical JSON Lines file in blocks on every core.
+    fn read_bytes(&mut self, name: &str, bytes: &[u8]) {
+        let head = &bytes[..bytes.len().min(HEAD)];
+        let len = Some(bytes.len() as u64);
+        let blocks = self.begin(name, head, len, formats::detect(name, head), true);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(workers) = cores::workers(Some(bytes.len() as u64)).filter(|_| blocks) {
+            self.lines = None;
+            return cores::read_bytes(self, name, workers, bytes);
+        }
+        let _ = blocks;
+        self.push(bytes);
+        self.end_file();
+    }
+
+    /// A source read in pieces: a large canonical JSON Lines file in blocks read and parsed on
+    /// every core, never whole in memory; any other in chunks of a block, as the browser's
+    /// worker pushes its reads, so that a line-based file is never whole in memory either (a
+    /// format read whole gathers its chunks itself).
+    fn read_stream(
+        &mut self,
+        name: &str,
+        len: Option<u64>,
+        mut read: impl Read + Send,
+    ) -> io::Result<()> {
+        let mut head = Vec::with_capacity(HEAD);
+        (&mut read).take(HEAD as u64).read_to_end(&mut head)?;
+        let format = formats::detect(decompress::inner_name(name), &head);
+        let blocks = self.begin(name, &head, len, format, true);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(workers) = cores::workers(len).filter(|_| blocks) {
+            self.lines = None;
+            return cores::read_pieces(self, name, workers, &head, read);
+        }
+        let _ = blocks;
+        self.push(&head);
+        let size = chunk_size();
+        let mut chunk = Vec::with_capacity(size);
+        while !self.state.stopped {
+            chunk.clear();
+            (&mut read).take(size as u64).read_to_end(&mut chunk)?;
+            if chunk.is_empty() {
+                break;
+            }
+            self.push(&chunk);
+        }
+        self.end_file();
+        Ok(())
+    }
+}
+
+/// The chunks a streamed source is read in.
+fn chunk_size() -> usize {
+    #[cfg(not(target_arch = "wasm32"))]
+    return cores::block_size();
+    #[cfg(target_arch = "wasm32")]
+    return blocks::READ_BLOCK;
+}
+
+/// `draw` of the resamples `0..resamples` in parts, in resample order: natively one part per
+/// core (each resample has its own seeded stream, so the parts equal one draw of them all).
+pub fn spread<T: Send>(resamples: u32, draw: impl Fn(Range<u32>) -> T + Sync) -> Vec<T> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return cores::spread(resamples, draw);
+    #[cfg(target_arch = "wasm32")]
+    return vec![draw(0..resamples)];
+}
