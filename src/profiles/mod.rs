@@ -8,6 +8,7 @@ mod cmdb;
 mod decision_bench;
 mod frozen;
 mod generic;
+pub mod headline;
 mod ic_common;
 mod ic_notes;
 mod jevbench;
@@ -31,6 +32,8 @@ pub struct Profile {
     pub describe: &'static str,
     /// Fresh rules state for one run.
     pub rules: fn() -> Box<dyn Rules>,
+    /// Which figures lead its report (`headline::headline`).
+    pub lead: headline::Lead,
 }
 
 impl fmt::Debug for Profile {
