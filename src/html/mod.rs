@@ -7,6 +7,7 @@
 //! string from the user's files (model, file, group and subset names, ids, warnings) goes through
 //! `Html::text` or `Html::attr`, which escape it; nothing else writes it.
 
+mod benchmark;
 mod calibration;
 mod comparison;
 mod diagram;

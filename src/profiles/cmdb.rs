@@ -18,5 +18,4 @@ pub static PROFILE: Profile = Profile {
     describe:
         "CMDB-1500: I and C with one pooled choice+binary ECE, no tiers; multi-select exact-set accuracy and F1; scopes text / image / overall",
     rules: || IcRules::boxed_frozen("cmdb-1500", SCOPE, NOTES, &CMDB_1500),
-    lead: super::headline::Lead::Ic,
 };

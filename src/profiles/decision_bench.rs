@@ -16,5 +16,4 @@ pub static PROFILE: Profile = Profile {
     name: "decision-bench",
     describe: "Decision Bench: every item Choice, no tiers; I and C with one-hot TVD",
     rules: || IcRules::boxed("decision-bench", SCOPE, NOTES),
-    lead: super::headline::Lead::Ic,
 };

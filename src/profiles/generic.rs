@@ -8,5 +8,4 @@ pub static PROFILE: Profile = Profile {
     name: "generic",
     describe: "accuracy, normalized accuracy, calibration under conditioning and mixing, I and C, per-group breakdown",
     rules: || IcRules::boxed("generic", Scope::All, &[]),
-    lead: super::headline::Lead::Generic,
 };

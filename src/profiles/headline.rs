@@ -6,9 +6,8 @@
 //! benchmarks (JevBench, CMDB, Decision Bench) with I and C; generic with accuracy, ECE and I/C
 //! where they apply.
 
-use super::Profile;
+use super::ic_how::{c_how, i_how};
 use crate::fmt::{self, Kind};
-use crate::metrics::ic_figures::{ScopeFigures, TypeFigures};
 use crate::report::Report;
 
 /// What leads a profile's report.
@@ -22,6 +21,27 @@ pub enum Lead {
     RewardBench,
     /// I and C.
     Ic,
+}
+
+/// Each profile's lead, by name; a profile not listed leads as `generic` does. The names are
+/// written out rather than read from `PROFILES`: reading that table would link every profile's
+/// scoring code into the page, which only shows reports (a test checks the names).
+pub const LEADS: &[(&str, Lead)] = &[
+    ("steer", Lead::MacroNormalized),
+    ("rewardbench", Lead::RewardBench),
+    ("rewardbench2", Lead::RewardBench),
+    ("jevbench-public-231", Lead::Ic),
+    ("jevbench-hard-111", Lead::Ic),
+    ("cmdb-1500", Lead::Ic),
+    ("decision-bench", Lead::Ic),
+];
+
+/// What leads the report of `profile`.
+pub fn lead(profile: &str) -> Lead {
+    LEADS
+        .iter()
+        .find(|(name, _)| *name == profile)
+        .map_or(Lead::Generic, |(_, lead)| *lead)
 }
 
 /// One headline figure.
@@ -58,7 +78,7 @@ fn figure(
 
 /// The report's headline figures, leading figure first.
 pub fn headline(r: &Report) -> Vec<Figure> {
-    let lead = Profile::parse(&r.profile).map_or(Lead::Generic, |p| p.lead);
+    let lead = lead(&r.profile);
     let mut out = Vec::new();
     match lead {
         Lead::MacroNormalized => {
@@ -81,6 +101,93 @@ pub fn headline(r: &Report) -> Vec<Figure> {
         out.push(accuracy(r));
     }
     out
+}
+
+/// Every figure a report's cards show: the headline first, then accuracy, normalized, the
+/// calibration figures (when the items carry probabilities), invalid share and outside mass,
+/// each once and each with how it is made from the file's counts.
+pub fn cards(r: &Report) -> Vec<Figure> {
+    let mut out = headline(r);
+    let probs = r.conditioning.items > 0;
+    let m = &r.metrics;
+    let c = &r.conditioning;
+    let with = fmt::plural(c.items, "item", "items");
+    let mut rest = vec![accuracy(r), normalized(r)];
+    if probs {
+        rest.push(ece(r));
+        rest.push(figure(
+            "brier",
+            "Brier",
+            "conditioning.brier",
+            c.brier,
+            Kind::Score,
+            format!(
+                "Over {with} with probabilities: the mean over items of the squared error against the one-hot gold, averaged over the options = {}; 0 is perfect.",
+                fmt::show(c.brier, Kind::Score)
+            ),
+        ));
+        rest.push(figure(
+            "epa",
+            "EPA",
+            "conditioning.epa",
+            c.epa,
+            Kind::Score,
+            format!(
+                "Over {with} with probabilities: the mean probability put on the gold option = {}.",
+                fmt::show(c.epa, Kind::Score)
+            ),
+        ));
+    }
+    let (_, items) = counts(r);
+    rest.push(figure(
+        "invalid_share",
+        "Invalid answers",
+        "metrics.invalid_share",
+        m.invalid_share,
+        Kind::Share,
+        format!(
+            "{} of {} have an answer that is missing or not one of the options = {}; they count as wrong.",
+            // The share is a count over `items`: rounding gives the count back.
+            fmt::count((m.invalid_share.unwrap_or(0.0) * items as f64).round() as u64),
+            fmt::plural(items, "item", "items"),
+            fmt::show(m.invalid_share, Kind::Share)
+        ),
+    ));
+    if probs {
+        rest.push(figure(
+            "outside_mass",
+            "Outside mass",
+            "metrics.outside_mass",
+            m.outside_mass,
+            Kind::Score,
+            format!(
+                "Over {with} with probabilities: the mean of 1 − the total on the valid options = {}. Mixing spreads it over the options; conditioning renormalises it away.",
+                fmt::show(m.outside_mass, Kind::Score)
+            ),
+        ));
+    }
+    for f in rest {
+        if !out.iter().any(|o| o.key == f.key) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+fn normalized(r: &Report) -> Figure {
+    let (_, items) = counts(r);
+    figure(
+        "normalized",
+        "Normalized",
+        "metrics.normalized",
+        r.metrics.normalized,
+        Kind::Score,
+        format!(
+            "Chance-corrected accuracy over {}: 1 when right, −c/(1−c) when wrong (c = 1/options), averaged = {}; guessing scores 0.",
+            fmt::plural(items, "item", "items"),
+            fmt::show(r.metrics.normalized, Kind::Score)
+        ),
+    )
 }
 
 /// Correct items and items over every group (credit may be fractional).
@@ -186,114 +293,6 @@ fn ic(r: &Report) -> Vec<Figure> {
     ]
 }
 
-fn types(o: &ScopeFigures) -> Vec<(&'static str, &TypeFigures)> {
-    let t = &o.types;
-    [
-        ("choice", &t.choice),
-        ("binary", &t.binary),
-        ("rating", &t.rating),
-    ]
-    .into_iter()
-    .filter_map(|(n, t)| t.as_ref().map(|t| (n, t)))
-    .collect()
-}
-
-/// One type's CC from its counts: the formula when one tier makes it, else its tier weights.
-fn cc_how(name: &str, t: &TypeFigures) -> String {
-    let cc = fmt::show(t.cc, Kind::Points);
-    if let Some(s) = &t.splits {
-        return format!(
-            "{name} {cc} = 0.5 × open {} + 0.5 × sealed {}",
-            fmt::show(s.open.cc, Kind::Points),
-            fmt::show(s.sealed.cc, Kind::Points)
-        );
-    }
-    let tiers = t.tiers.present();
-    if let [(_, tier)] = tiers.as_slice() {
-        let acc = fmt::show(tier.accuracy, Kind::Share);
-        return match (name, tier.chance, tier.nmae, tier.nmae_chance) {
-            ("binary", _, _, _) => {
-                let mut s = format!("{name} {cc} = 2 × ({acc} decided right − 50%)");
-                if let Some(a) = t.abstention_rate.filter(|a| *a > 0.0) {
-                    s += &format!(
-                        "; {} abstained (q_yes between 0.2 and 0.8), which counts as wrong",
-                        fmt::show(Some(a), Kind::Share)
-                    );
-                }
-                s
-            }
-            (_, Some(c), _, _) => format!(
-                "{name} {cc} = 100 × ({acc} right − {} chance) / (1 − {})",
-                fmt::show(Some(c), Kind::Share),
-                fmt::show(Some(c), Kind::Share)
-            ),
-            (_, None, Some(n), Some(nc)) => format!(
-                "{name} {cc} = 100 × (1 − nMAE {} / chance nMAE {})",
-                fmt::show(Some(n), Kind::Score),
-                fmt::show(Some(nc), Kind::Score)
-            ),
-            _ => format!("{name} {cc}"),
-        };
-    }
-    let parts: Vec<String> = tiers
-        .iter()
-        .map(|(n, tier)| {
-            format!(
-                "{:.2} × {n} {}",
-                tier.weight,
-                fmt::show(tier.cc, Kind::Points)
-            )
-        })
-        .collect();
-    format!("{name} {cc} = {}", parts.join(" + "))
-}
-
-fn i_how(o: &ScopeFigures) -> String {
-    let parts: Vec<String> = types(o).iter().map(|(n, t)| cc_how(n, t)).collect();
-    format!(
-        "I = the mean of each item type's chance-corrected competence (CC), over {}: {}. I weighted 50/25/25 is {}.",
-        fmt::plural(o.items, "item", "items"),
-        parts.join("; "),
-        fmt::show(o.i_weighted, Kind::Points)
-    )
-}
-
-fn c_how(o: &ScopeFigures) -> String {
-    let parts: Vec<String> = types(o)
-        .iter()
-        .filter(|(_, t)| t.c.is_some())
-        .map(|(n, t)| {
-            let mut inputs = Vec::new();
-            if let Some(e) = t.ece {
-                inputs.push(format!("ECE {}", fmt::show(Some(e), Kind::Score)));
-            }
-            if let Some(v) = t.tvd {
-                inputs.push(format!("TVD {}", fmt::show(Some(v), Kind::Score)));
-            }
-            if let Some(v) = t.rps {
-                inputs.push(format!("RPS {}", fmt::show(Some(v), Kind::Score)));
-            }
-            format!(
-                "{n} {} ({})",
-                fmt::show(t.c, Kind::Points),
-                inputs.join(", ")
-            )
-        })
-        .collect();
-    let mut s = format!(
-        "C = the mean of each type's calibration part, an ECE E scoring max(0, 100 × (1 − 2E)) and a distance D scoring 100 × (1 − D): {}.",
-        parts.join("; ")
-    );
-    if let Some(e) = o.pooled_ece {
-        s += &format!(
-            " The choice ECE term is the pooled choice+binary ECE {} over {}.",
-            fmt::show(Some(e), Kind::Score),
-            fmt::plural(o.pooled_items, "item", "items")
-        );
-    }
-    s
-}
-
 fn rewardbench(r: &Report) -> Vec<Figure> {
     let Some(rb) = &r.rewardbench else {
         return Vec::new();
@@ -370,4 +369,23 @@ fn rewardbench(r: &Report) -> Vec<Figure> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiles::Profile;
+
+    #[test]
+    fn every_lead_names_a_profile_and_every_profile_but_generic_has_one() {
+        for (name, _) in LEADS {
+            assert_eq!(Profile::parse(name).map(|p| p.name), Some(*name));
+        }
+        for p in Profile::all() {
+            let listed = LEADS.iter().any(|(n, _)| *n == p.name);
+            assert_eq!(listed, p.name != "generic", "{}", p.name);
+        }
+        assert_eq!(lead("steer"), Lead::MacroNormalized);
+        assert_eq!(lead("no-such-profile"), Lead::Generic);
+    }
 }

@@ -27,7 +27,6 @@ pub static PUBLIC_231: Profile = Profile {
             &JEVBENCH_PUBLIC_231,
         )
     },
-    lead: super::headline::Lead::Ic,
 };
 
 pub static HARD_111: Profile = Profile {
@@ -42,5 +41,4 @@ pub static HARD_111: Profile = Profile {
             &JEVBENCH_HARD_111,
         )
     },
-    lead: super::headline::Lead::Ic,
 };

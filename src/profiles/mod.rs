@@ -10,6 +10,7 @@ mod frozen;
 mod generic;
 pub mod headline;
 mod ic_common;
+mod ic_how;
 mod ic_notes;
 mod jevbench;
 pub mod resampling;
@@ -32,8 +33,6 @@ pub struct Profile {
     pub describe: &'static str,
     /// Fresh rules state for one run.
     pub rules: fn() -> Box<dyn Rules>,
-    /// Which figures lead its report (`headline::headline`).
-    pub lead: headline::Lead,
 }
 
 impl fmt::Debug for Profile {

@@ -14,7 +14,6 @@ pub static PROFILE: Profile = Profile {
     name: "rewardbench",
     describe: "RewardBench v1: pair accuracy (chosen > rejected) per subset; Chat, Chat Hard, Safety, Reasoning weighted by the official counts; overall = their mean, with Prior Sets when present",
     rules: || Box::<RewardBench>::default(),
-    lead: super::headline::Lead::RewardBench,
 };
 
 /// The sections with their subsets and weights, in the official order (`SUBSET_MAPPING`,

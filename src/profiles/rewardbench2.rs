@@ -15,7 +15,6 @@ pub static PROFILE: Profile = Profile {
     name: "rewardbench2",
     describe: "RewardBench 2: best-of-4 credit (1/k on a k-way tie at the top) per subset, the Ties composite from ref/tied prompt pairs, overall = mean of the six subsets",
     rules: || Box::<RewardBench2>::default(),
-    lead: super::headline::Lead::RewardBench,
 };
 
 /// The six subsets, in the paper's (and the overall's summation) order.

@@ -7,7 +7,6 @@ pub static PROFILE: Profile = Profile {
     name: "steer",
     describe: "STEER: normalized accuracy per element (group), macro-averaged; consistency pairs score as items",
     rules: || Box::new(Steer),
-    lead: super::headline::Lead::MacroNormalized,
 };
 
 #[derive(Debug)]

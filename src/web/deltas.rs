@@ -270,10 +270,13 @@ pub fn Deltas() -> impl IntoView {
             Compared::Failed(error) => {
                 view! { <p class="warn" data-testid="compare-failed">{error}</p> }.into_any()
             }
-            Compared::Done { json, .. } => view! {
+            Compared::Done { json, html, .. } => view! {
                 <div class="export" role="group" aria-label="Export the comparison">
                     <button data-export="comparison-json" on:click=move |_| save("comparison.json", "application/json", &json)>
                         "Comparison JSON"
+                    </button>
+                    <button data-export="comparison-html" title="The runs, their reports and the comparison as one file: no script, readable offline, printable" on:click=move |_| save("comparison.report.html", "text/html", &html)>
+                        "Comparison HTML"
                     </button>
                 </div>
             }

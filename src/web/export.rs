@@ -1,6 +1,7 @@
-//! Export: the report as the CLI's JSON, the tables as CSV and Markdown (to a file or the
-//! clipboard), and the reliability diagram as SVG and PNG. Everything is made in the page and
-//! handed to the browser as a download; nothing is sent anywhere.
+//! Export: the report as the CLI's JSON and as one HTML file (the core's `html` renderer, run in
+//! the worker: the CLI's `--format html`), the tables as CSV and Markdown (to a file or the clipboard), and the
+//! reliability diagram as SVG and PNG. Everything is made in the page and handed to the browser as
+//! a download; nothing is sent anywhere.
 
 use crate::table::{self, Table};
 use leptos::prelude::*;
@@ -137,6 +138,9 @@ pub fn Export(
     #[prop(into)] stem: String,
     /// The report JSON, when this is one run (it gains the bootstrap's intervals when they come).
     json: Option<Signal<String>>,
+    /// The report as one HTML file, when this is one run.
+    #[prop(optional)]
+    html: Option<Signal<String>>,
     tables: Vec<Table>,
     /// The id of the diagram's SVG element.
     #[prop(into)]
@@ -164,9 +168,17 @@ pub fn Export(
             </button>
         }
     });
+    let html_button = html.map(|make| {
+        view! {
+            <button data-export="html" title="One file with the report's figures, tables and diagrams: no script, readable offline, printable" on:click=move |_| s.with_value(|(stem, ..)| save(&format!("{stem}.report.html"), "text/html", &make.get_untracked()))>
+                "Report HTML"
+            </button>
+        }
+    });
     view! {
         <div class="export" role="group" aria-label="Export" data-testid="export">
             {json_button}
+            {html_button}
             <button data-export="csv" on:click=move |_| s.with_value(|(stem, csv, ..)| save(&format!("{stem}.csv"), "text/csv", csv))>"Tables CSV"</button>
             <button data-export="copy-csv" on:click=move |_| copy_text(s.with_value(|v| v.1.clone()), "CSV")>"Copy CSV"</button>
             <button data-export="md" on:click=move |_| s.with_value(|(stem, _, md, _)| save(&format!("{stem}.md"), "text/markdown", md))>"Tables Markdown"</button>

@@ -546,6 +546,7 @@ mod worker {
                 let report_kept = again.then(|| report.clone());
                 let scored = Scored {
                     json: report.to_json() + "\n",
+                    html: scorelens::html::report(&report),
                     report,
                     mass: MassBins {
                         conditioning: explorer.mass_bins(Mode::Conditioning),
