@@ -445,3 +445,58 @@ fn several_runs_have_a_summary_links_and_the_comparison() {
         assert!(summary.contains(&format!("data-value=\"{a:?}\"")));
     }
 }
+
+fn cli(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_scorelens"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_cli_writes_the_renderers_bytes() {
+    let path = format!("{DIR}/jevbench-public-231.jsonl");
+    let body = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        cli(&["score", &path, "--format", "html"]),
+        html::report(&scored(&path, &body))
+    );
+    // compare: the paired bootstrap drawn on every core equals one thread's.
+    let (a, b) = (
+        format!("{DIR}/compare/model-a.jsonl"),
+        format!("{DIR}/compare/model-b.jsonl"),
+    );
+    let runs: Vec<_> = [&a, &b]
+        .iter()
+        .map(|p| {
+            let body = std::fs::read_to_string(p).unwrap();
+            let input = Input {
+                name: p,
+                bytes: body.as_bytes(),
+            };
+            score_run(p, &[input], &Options::default()).unwrap()
+        })
+        .collect();
+    let boot = BootstrapOptions {
+        resamples: scorelens::metrics::bootstrap::DEFAULT_RESAMPLES,
+        seed: scorelens::metrics::bootstrap::DEFAULT_SEED,
+    };
+    let c = compare(&runs, &boot);
+    let named: Vec<(&str, &Report)> = runs.iter().map(|r| (r.name.as_str(), &r.report)).collect();
+    assert_eq!(
+        cli(&["compare", &a, &b, "--format", "html"]),
+        html::runs(&named, Some(&c))
+    );
+    // A folder: one document, a summary row and a report per run, no comparison.
+    let doc = cli(&["score", &format!("{DIR}/compare"), "--format", "html"]);
+    assert_inert(&doc, "folder");
+    assert!(doc.starts_with("<!DOCTYPE html>"));
+    assert!(doc.contains("href=\"#run-2\"") && !doc.contains("id=\"comparison\""));
+}

@@ -2,6 +2,7 @@
 //! Markdown are the table model's own writers.
 
 use scorelens::metrics::calibration::CalibrationFigures;
+use scorelens::profiles::headline::headline;
 use scorelens::table::Table;
 use scorelens::Report;
 
@@ -29,11 +30,25 @@ fn row(cells: &[&str]) -> Vec<String> {
     cells.iter().map(|s| s.to_string()).collect()
 }
 
-/// The report's tables: headline figures, calibration both ways, reliability bins, groups.
+/// The profile's headline figures (`profiles::headline`, the rule every face follows), each with
+/// its report path.
+fn lead(r: &Report) -> Table {
+    Table::text(
+        format!("Headline ({})", r.profile),
+        row(&["figure", "value", "report path"]),
+        headline(r)
+            .into_iter()
+            .map(|f| vec![f.label, cell(f.value), f.path])
+            .collect(),
+    )
+}
+
+/// The report's tables: the headline, then every figure, calibration both ways, reliability
+/// bins, groups.
 pub fn tables(r: &Report) -> Vec<Table> {
     let m = &r.metrics;
     let headline = Table::text(
-        "Headline".to_string(),
+        "Figures".to_string(),
         row(&["figure", "value", "what it is"]),
         vec![
             row(&[
@@ -119,7 +134,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
             })
             .collect(),
     );
-    let mut all = vec![headline];
+    let mut all = vec![lead(r), headline];
     // Reward-model and graded runs have no probabilities: no empty calibration tables for them.
     if c.items > 0 {
         all.extend([calibration, bins, bins_em]);

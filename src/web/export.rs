@@ -65,14 +65,18 @@ async fn copy(text: String) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// The diagram as a standalone SVG document.
+/// The diagram as a standalone SVG document, as wide and high as its viewBox (on the page it
+/// scales with its box, which gives a picture no size of its own).
 pub fn svg_text(id: &str) -> Option<String> {
     let el = web_sys::window()?.document()?.get_element_by_id(id)?;
+    let view_box = el.get_attribute("viewBox")?;
+    let mut dims = view_box.split_whitespace().skip(2);
+    let (w, h) = (dims.next()?, dims.next()?);
     let html = el.outer_html();
     let at = html.find('>')? + 1;
+    let open = html.get(..at - 1)?;
     Some(format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}<style>{SVG_STYLE}</style><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>{}",
-        &html[..at],
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{open} width=\"{w}\" height=\"{h}\"><style>{SVG_STYLE}</style><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>{}",
         &html[at..]
     ))
 }
@@ -145,18 +149,33 @@ pub fn Export(
     /// The id of the diagram's SVG element.
     #[prop(into)]
     svg: String,
+    /// Whether there is a diagram: without one, no diagram buttons.
+    #[prop(default = true)]
+    diagram: bool,
 ) -> impl IntoView {
     let note = RwSignal::new(String::new());
+    // A status says what the last export did, for a few seconds.
+    let say = move |text: String| {
+        note.set(text.clone());
+        set_timeout(
+            move || {
+                if note.get_untracked() == text {
+                    note.set(String::new());
+                }
+            },
+            std::time::Duration::from_secs(6),
+        );
+    };
     let csv = table::csv(&tables);
     let md = table::markdown(&tables);
     let s = StoredValue::new((stem, csv, md, svg));
     let copy_text = move |text: String, what: &'static str| {
         spawn_local(async move {
             match copy(text).await {
-                Ok(()) => note.set(format!("{what} copied to the clipboard")),
+                Ok(()) => say(format!("{what} copied to the clipboard")),
                 Err(e) => {
                     log("copy failed", &e);
-                    note.set("The browser refused the clipboard; use the download instead".into())
+                    say("The browser refused the clipboard; use the download instead".into())
                 }
             }
         })
@@ -176,28 +195,31 @@ pub fn Export(
         }
     });
     view! {
-        <div class="export" role="group" aria-label="Export" data-testid="export">
+        // A new export clears the last one's status.
+        <div class="export" role="group" aria-label="Export" data-testid="export" on:click=move |_| note.set(String::new())>
             {json_button}
             {html_button}
             <button data-export="csv" on:click=move |_| s.with_value(|(stem, csv, ..)| save(&format!("{stem}.csv"), "text/csv", csv))>"Tables CSV"</button>
             <button data-export="copy-csv" on:click=move |_| copy_text(s.with_value(|v| v.1.clone()), "CSV")>"Copy CSV"</button>
             <button data-export="md" on:click=move |_| s.with_value(|(stem, _, md, _)| save(&format!("{stem}.md"), "text/markdown", md))>"Tables Markdown"</button>
             <button data-export="copy-md" on:click=move |_| copy_text(s.with_value(|v| v.2.clone()), "Markdown")>"Copy Markdown"</button>
-            <button data-export="svg" on:click=move |_| s.with_value(|(stem, _, _, svg)| {
-                match svg_text(svg) {
-                    Some(text) => save(&format!("{stem}.reliability.svg"), "image/svg+xml", &text),
-                    None => note.set("No diagram to export".into()),
-                }
-            })>"Diagram SVG"</button>
-            <button data-export="png" on:click=move |_| {
-                let (stem, svg) = s.with_value(|(stem, _, _, svg)| (stem.clone(), svg.clone()));
-                spawn_local(async move {
-                    if let Err(e) = png(svg, format!("{stem}.reliability.png")).await {
-                        log("PNG export failed", &e);
-                        note.set("PNG export failed".into());
+            {diagram.then(|| view! {
+                <button data-export="svg" on:click=move |_| s.with_value(|(stem, _, _, svg)| {
+                    match svg_text(svg) {
+                        Some(text) => save(&format!("{stem}.reliability.svg"), "image/svg+xml", &text),
+                        None => say("No diagram to export".into()),
                     }
-                })
-            }>"Diagram PNG"</button>
+                })>"Diagram SVG"</button>
+                <button data-export="png" on:click=move |_| {
+                    let (stem, svg) = s.with_value(|(stem, _, _, svg)| (stem.clone(), svg.clone()));
+                    spawn_local(async move {
+                        if let Err(e) = png(svg, format!("{stem}.reliability.png")).await {
+                            log("PNG export failed", &e);
+                            say("PNG export failed".into());
+                        }
+                    })
+                }>"Diagram PNG"</button>
+            })}
             <span class="muted small" role="status">{move || note.get()}</span>
         </div>
     }
