@@ -500,3 +500,39 @@ fn the_cli_writes_the_renderers_bytes() {
     assert!(doc.starts_with("<!DOCTYPE html>"));
     assert!(doc.contains("href=\"#run-2\"") && !doc.contains("id=\"comparison\""));
 }
+
+#[test]
+fn the_cli_table_lists_the_largest_groups_and_counts_the_rest() {
+    let mut body = String::new();
+    for g in 0..100 {
+        // Group g07 has 5 items, the others 1.
+        for k in 0..(if g == 7 { 5 } else { 1 }) {
+            body += &format!(
+                "{{\"id\": \"{g}-{k}\", \"group\": \"g{g:02}\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"A\"}}\n"
+            );
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("scorelens-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("groups.jsonl");
+    std::fs::write(&path, body).unwrap();
+    let path = path.to_str().unwrap();
+    let text = cli(&["score", path]);
+    assert!(text.contains("Groups: the 40 largest of 100 (60 more in --format csv or --json)"));
+    let at = text.find("Groups: the 40").unwrap();
+    let listed: Vec<&str> = text[at..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with("  g"))
+        .collect();
+    assert_eq!(listed.len(), 40);
+    assert!(listed[0].trim_start().starts_with("g07 "), "{}", listed[0]);
+    assert!(listed[1].trim_start().starts_with("g00 "), "{}", listed[1]);
+    // CSV keeps every group.
+    let csv = cli(&["score", path, "--format", "csv"]);
+    let group_rows = csv
+        .lines()
+        .filter(|l| l.starts_with('g') && l.as_bytes()[1].is_ascii_digit())
+        .count();
+    assert_eq!(group_rows, 100);
+}
