@@ -9,7 +9,9 @@
 
 pub mod compare;
 pub mod explore;
+pub mod fmt;
 pub mod formats;
+pub mod html;
 pub mod id_set;
 pub mod item_check;
 pub mod items;
@@ -40,8 +42,6 @@ pub use report::Report;
 pub use session::{score_sources, Finished, Options, Session, Source};
 pub use warning::Warning;
 
-use std::fmt;
-
 /// One input file, whole in memory.
 #[derive(Debug, Clone, Copy)]
 pub struct Input<'a> {
@@ -62,8 +62,8 @@ pub enum Error {
     Io { file: String, reason: String },
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Error::UnknownProfile(name) => {
                 let names: Vec<&str> = profiles::Profile::all().iter().map(|p| p.name).collect();

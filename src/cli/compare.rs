@@ -56,6 +56,11 @@ pub fn run(
             Layout::Table => header(&c) + &tables::layout(&t) + &notes(&c),
             Layout::Csv => table::csv(&t),
             Layout::Markdown => table::markdown(&t),
+            Layout::Html => {
+                let named: Vec<(&str, &Report)> =
+                    runs.iter().map(|r| (r.name.as_str(), &r.report)).collect();
+                scorelens::html::runs(&named, Some(&c))
+            }
         }
     };
     let _ = std::io::stdout().write_all(text.as_bytes());

@@ -144,10 +144,23 @@ fn print_warnings(outcomes: &[Outcome]) {
 
 /// Each run's report under its name, then the summary.
 fn report_text(outcomes: &[Outcome], layout: Layout) -> String {
+    if let Layout::Html = layout {
+        // One document: a summary row per scored run, then each report; failures on stderr.
+        let scored: Vec<(&str, &Report)> = outcomes
+            .iter()
+            .filter_map(|o| Some((o.name.as_str(), o.result.as_ref().ok()?)))
+            .collect();
+        for o in outcomes {
+            if let Err(e) = &o.result {
+                eprintln!("scorelens: {}: not scored: {e}", o.name);
+            }
+        }
+        return scorelens::html::runs(&scored, None);
+    }
     let mut out = String::new();
     for o in outcomes {
         match (&o.result, layout) {
-            (Ok(r), Layout::Table) => {
+            (Ok(r), Layout::Table | Layout::Html) => {
                 out += &format!("== {} ==\n", o.name);
                 out += &tables::text(r, &tables::tables(r));
                 out.push('\n');
@@ -162,12 +175,14 @@ fn report_text(outcomes: &[Outcome], layout: Layout) -> String {
             }
             (Err(e), Layout::Csv) => out += &format!("# == {} ==\n# not scored: {e}\n\n", o.name),
             (Err(e), Layout::Markdown) => out += &format!("## {}\n\nNot scored: {e}\n\n", o.name),
-            (Err(e), Layout::Table) => out += &format!("== {} ==\nnot scored: {e}\n\n", o.name),
+            (Err(e), Layout::Table | Layout::Html) => {
+                out += &format!("== {} ==\nnot scored: {e}\n\n", o.name)
+            }
         }
     }
     let summary = [summary(outcomes)];
     out += &match layout {
-        Layout::Table => tables::layout(&summary),
+        Layout::Table | Layout::Html => tables::layout(&summary),
         Layout::Csv => table::csv(&summary),
         Layout::Markdown => table::markdown(&summary),
     };

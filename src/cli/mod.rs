@@ -99,6 +99,8 @@ enum Layout {
     Table,
     Csv,
     Markdown,
+    /// One self-contained HTML file (inline CSS and SVG, no script), to share or print.
+    Html,
 }
 
 /// Runs the command line and returns the exit code.
@@ -207,6 +209,7 @@ fn score(files: &[PathBuf], opts: Options, json: bool, layout: Layout) -> i32 {
             Layout::Table => tables::text(&report, &t),
             Layout::Csv => table::csv(&t),
             Layout::Markdown => table::markdown(&t),
+            Layout::Html => scorelens::html::report(&report),
         }
     };
     // A closed pipe (`| head`) is not an error worth a panic.

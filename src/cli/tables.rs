@@ -2,6 +2,7 @@
 //! Markdown are the table model's own writers.
 
 use scorelens::metrics::calibration::CalibrationFigures;
+use scorelens::profiles::headline::headline;
 use scorelens::table::Table;
 use scorelens::Report;
 
@@ -29,11 +30,25 @@ fn row(cells: &[&str]) -> Vec<String> {
     cells.iter().map(|s| s.to_string()).collect()
 }
 
-/// The report's tables: headline figures, calibration both ways, reliability bins, groups.
+/// The profile's headline figures (`profiles::headline`, the rule every face follows), each with
+/// its report path.
+fn lead(r: &Report) -> Table {
+    Table::text(
+        format!("Headline ({})", r.profile),
+        row(&["figure", "value", "report path"]),
+        headline(r)
+            .into_iter()
+            .map(|f| vec![f.label, cell(f.value), f.path])
+            .collect(),
+    )
+}
+
+/// The report's tables: the headline, then every figure, calibration both ways, reliability
+/// bins, groups.
 pub fn tables(r: &Report) -> Vec<Table> {
     let m = &r.metrics;
     let headline = Table::text(
-        "Headline".to_string(),
+        "Figures".to_string(),
         row(&["figure", "value", "what it is"]),
         vec![
             row(&[
@@ -119,7 +134,7 @@ pub fn tables(r: &Report) -> Vec<Table> {
             })
             .collect(),
     );
-    let mut all = vec![headline];
+    let mut all = vec![lead(r), headline];
     // Reward-model and graded runs have no probabilities: no empty calibration tables for them.
     if c.items > 0 {
         all.extend([calibration, bins, bins_em]);
@@ -164,8 +179,50 @@ fn scope(r: &Report) -> Option<Table> {
     ))
 }
 
+/// Groups the aligned text lists, the largest first, when a run has more (groups that are really
+/// ids number in the hundreds of thousands); CSV, Markdown and JSON keep every group.
+pub const GROUPS_SHOWN: usize = 40;
+
+/// The groups table cut to the `GROUPS_SHOWN` largest, with the count of the rest in its title.
+fn largest_groups(r: &Report, t: &Table) -> Table {
+    let mut order: Vec<usize> = (0..r.groups.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&r.groups[a], &r.groups[b]);
+        y.items.cmp(&x.items).then_with(|| x.name.cmp(&y.name))
+    });
+    let rest = r.groups.len() - GROUPS_SHOWN;
+    Table {
+        title: format!(
+            "Groups: the {GROUPS_SHOWN} largest of {} ({rest} more in --format csv or --json)",
+            r.groups.len()
+        ),
+        columns: t.columns.clone(),
+        rows: order
+            .into_iter()
+            .take(GROUPS_SHOWN)
+            .filter_map(|i| t.rows.get(i).cloned())
+            .collect(),
+    }
+}
+
 /// Aligned plain text, with a header naming the run.
 pub fn text(r: &Report, tables: &[Table]) -> String {
+    let capped: Vec<Table>;
+    let tables = if r.groups.len() > GROUPS_SHOWN {
+        capped = tables
+            .iter()
+            .map(|t| {
+                if t.title == "Groups" && t.rows.len() == r.groups.len() {
+                    largest_groups(r, t)
+                } else {
+                    t.clone()
+                }
+            })
+            .collect();
+        &capped[..]
+    } else {
+        tables
+    };
     let mut out = format!(
         "scorelens · profile {} · model {} · {} items scored, {} skipped\n",
         r.profile,

@@ -169,6 +169,7 @@ async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
     let o = run(sources, &settings).await?;
     Ok(Scored {
         json: o.report.to_json() + "\n",
+        html: String::new(),
         report: o.report,
         kept: 0,
         dropped: 0,

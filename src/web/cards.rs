@@ -1,5 +1,6 @@
-//! Headline cards: one figure each, with a tooltip that defines it and its 95% interval under it.
-//! Calibration cards follow the reading chosen (conditioning, mixing, or both side by side).
+//! Headline cards: one figure each, the profile's headline first, with a tooltip that says how it
+//! is made from the file's counts and its 95% interval under it. Calibration cards follow the
+//! reading chosen (conditioning, mixing, or both side by side).
 //!
 //! The interval is the bootstrap's (`intervals.bootstrap.figures[path]`, computed by the worker
 //! after the report is shown, or carried by the report) when there is one, else Wilson's for an
@@ -30,52 +31,28 @@ struct Card {
     tip: String,
 }
 
-fn card(key: &str, label: &str, kind: Kind, source: Source, tip: &str) -> Card {
-    Card {
-        key: key.to_string(),
-        label: label.to_string(),
-        kind,
-        source,
-        tip: tip.to_string(),
-    }
-}
-
-fn plain(v: Option<f64>, path: &str) -> Source {
-    Source::Plain(v, path.to_string())
-}
-
+/// The cards: the profile's headline first, then the other figures, each with how it is made
+/// from the file's counts (`profiles::headline::cards`, the rule the CLI and the HTML report
+/// follow too). Calibration figures follow the reading chosen.
 fn cards(s: &Scored) -> Vec<Card> {
-    let m = &s.report.metrics;
-    let mut out = Vec::new();
-    if let Some(ic) = s.report.ic.as_ref() {
-        out.push(card("i", "I", Kind::Points, plain(ic.overall.i, "ic.i"), "Intelligence, 0 to 100: the mean over item types of how far accuracy rises above chance, tier-weighted (SPEC §5)."));
-        out.push(card("c", "C", Kind::Points, plain(ic.overall.c, "ic.c"), "Calibration, 0 to 100: the mean over item types of ECE and distribution scores (TVD, RPS) turned into points (SPEC §5)."));
-    }
-    if let Some(rb) = s.report.rewardbench.as_ref() {
-        out.push(card("rb-overall", "RewardBench", Kind::Share, plain(rb.overall, "rewardbench.overall"), "RewardBench's overall score: the mean of its four sections (Chat, Chat Hard, Safety, Reasoning), as the benchmark computes it."));
-        if rb.overall_with_prior_sets.is_some() {
-            out.push(card("rb-overall-prior", "With prior sets", Kind::Share, plain(rb.overall_with_prior_sets, "rewardbench.overall_with_prior_sets"), "The first leaderboard's weighting with Prior Sets: (2 Chat + 2 Chat Hard + 2 Safety + 2 Reasoning + Prior Sets) / 9."));
-        }
-        for (i, sec) in rb.section_details.iter().enumerate() {
-            out.push(Card {
-                key: format!("rb-section-{i}"),
-                label: sec.name.clone(),
-                kind: Kind::Share,
-                source: plain(sec.score, &format!("rewardbench.sections.{}", sec.name)),
-                tip: format!("RewardBench section {}: its subsets' scores combined with the official weights.", sec.name),
-            });
-        }
-    }
-    out.extend([
-        card("accuracy", "Accuracy", Kind::Share, plain(m.accuracy, "metrics.accuracy"), "Exact match: correct items / items. An invalid answer counts as wrong."),
-        card("normalized", "Normalized", Kind::Score, plain(m.normalized, "metrics.normalized"), "Chance-corrected accuracy: 1 when right, −c/(1−c) when wrong (c = chance of a uniform guess), averaged; guessing scores 0."),
-        card("ece", "ECE", Kind::Score, Source::Calibration(|c| c.ece, "ece"), "Expected calibration error: over 10 equal-width confidence bins, the item-weighted gap between accuracy and mean confidence. 0 is perfect."),
-        card("brier", "Brier", Kind::Score, Source::Calibration(|c| c.brier, "brier"), "Mean squared error of the probabilities against the one-hot gold, averaged over the options; 0 is perfect."),
-        card("epa", "EPA", Kind::Score, Source::Calibration(|c| c.epa, "epa"), "Expected probability assignment: the mean probability put on the gold option."),
-        card("invalid_share", "Invalid answers", Kind::Share, plain(m.invalid_share, "metrics.invalid_share"), "Share of items whose answer is missing or not one of the options; they count as wrong."),
-        card("outside_mass", "Outside mass", Kind::Score, plain(m.outside_mass, "metrics.outside_mass"), "Mean probability the model put outside the valid options (1 − their total), over items with probabilities. Mixing spreads it uniformly; conditioning renormalises it away."),
-    ]);
-    out
+    crate::profiles::headline::cards(&s.report)
+        .into_iter()
+        .map(|f| {
+            let reading: Option<Source> = match f.path.as_str() {
+                "conditioning.ece" => Some(Source::Calibration(|c| c.ece, "ece")),
+                "conditioning.brier" => Some(Source::Calibration(|c| c.brier, "brier")),
+                "conditioning.epa" => Some(Source::Calibration(|c| c.epa, "epa")),
+                _ => None,
+            };
+            Card {
+                source: reading.unwrap_or(Source::Plain(f.value, f.path)),
+                key: f.key,
+                label: f.label,
+                kind: f.kind,
+                tip: f.how,
+            }
+        })
+        .collect()
 }
 
 /// What the bootstrap's intervals are, for a tooltip.
@@ -206,7 +183,7 @@ pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl In
                         match interval(&path, b.as_deref(), &all) {
                             Some(i) => view! {
                                 <span class="card-ci" title=i.title data-path=path data-method=i.method data-lo=fmt::exact(Some(i.lo)) data-hi=fmt::exact(Some(i.hi))>
-                                    {format!("{tag}95%: {}–{}", fmt::show(Some(i.lo), kind), fmt::show(Some(i.hi), kind))}
+                                    {format!("{tag}95%: {}", fmt::interval(i.lo, i.hi, kind))}
                                 </span>
                             }.into_any(),
                             None if computing => view! {

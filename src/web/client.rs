@@ -201,12 +201,14 @@ fn receive(msg: FromWorker) {
             run,
             bootstrap,
             json,
+            html,
         } => intervals(
             state,
             run,
             Boot::Done {
                 bootstrap: Arc::new(*bootstrap),
                 json: Arc::new(json),
+                html: Arc::new(html),
             },
         ),
         FromWorker::IntervalsSkipped { run, reason } => {
@@ -219,12 +221,14 @@ fn receive(msg: FromWorker) {
             seq,
             comparison,
             json,
+            html,
         } => compared(
             state,
             seq,
             Compared::Done {
                 comparison: Arc::new(*comparison),
                 json: json.into(),
+                html: html.into(),
             },
         ),
         FromWorker::CompareFailed { seq, error } => compared(state, seq, Compared::Failed(error)),

@@ -60,7 +60,7 @@ pub fn CondMix(report: Report) -> impl IntoView {
                 "Conditioning renormalises the probabilities over the valid options; mixing spreads the mass "
                 "the model put outside them evenly over the options. Neither changes the answer."
             </p>
-            <table class="figures">
+            <div class="scroll"><table class="figures">
                 <thead>
                     <tr><th></th><th class="num">"conditioning"</th><th class="num">"mixing"</th><th class="num">"mixing − cond."</th><th></th></tr>
                 </thead>
@@ -74,7 +74,7 @@ pub fn CondMix(report: Report) -> impl IntoView {
                         <td class="muted small">"items with usable probabilities"</td>
                     </tr>
                 </tbody>
-            </table>
+            </table></div>
         </section>
     }
 }

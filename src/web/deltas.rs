@@ -4,95 +4,13 @@
 
 use super::client;
 use super::export::save;
-use super::fmt::{self, Kind};
+use super::fmt::{self, figure, p_value, signed, unit};
 use super::state::{titles, use_state, AppState, Compared};
 use crate::compare::{Comparison, Delta, OnlyIn, Pair};
 use crate::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use leptos::prelude::*;
 use std::sync::Arc;
 use web_sys::Element;
-
-/// How a figure path of the comparison is written: its label and precision.
-pub fn figure(path: &str) -> (String, Kind) {
-    let calibration = |f: &str| {
-        match f {
-            "ece" => "ECE",
-            "ece_em" => "ECE equal-mass",
-            "brier" => "Brier",
-            "epa" => "EPA",
-            "nll" => "NLL",
-            other => other,
-        }
-        .to_string()
-    };
-    match path.split_once('.') {
-        Some(("metrics", f)) => {
-            let kind = if matches!(f, "accuracy" | "macro_accuracy" | "invalid_share") {
-                Kind::Share
-            } else {
-                Kind::Score
-            };
-            (f.replace('_', " "), kind)
-        }
-        Some((mode @ ("conditioning" | "mixing"), f)) => {
-            (format!("{} {mode}", calibration(f)), Kind::Score)
-        }
-        Some(("ic", f)) => {
-            // ic.i, ic.i_weighted, ic.types.choice.cc: "I", "I weighted", "choice CC".
-            let (ty, m) = match f.strip_prefix("types.").and_then(|t| t.rsplit_once('.')) {
-                Some((ty, m)) => (format!("{ty} "), m),
-                None => (String::new(), f),
-            };
-            let (head, rest) = m.split_once('_').unwrap_or((m, ""));
-            let rest = if rest.is_empty() {
-                String::new()
-            } else {
-                format!(" {rest}")
-            };
-            (format!("{ty}{}{rest}", head.to_uppercase()), Kind::Points)
-        }
-        Some(("rewardbench", f)) => (
-            f.strip_prefix("sections.").unwrap_or(f).to_string(),
-            Kind::Share,
-        ),
-        _ => (path.to_string(), Kind::Score),
-    }
-}
-
-/// A signed figure at the kind's precision, without unit (a share in percentage points); no sign
-/// when it rounds to zero.
-pub fn signed(x: f64, kind: Kind) -> String {
-    let (v, decimals) = match kind {
-        Kind::Share => (x * 100.0, 1),
-        Kind::Score => (x, 3),
-        Kind::Points => (x, 1),
-    };
-    let s = format!("{:.*}", decimals, v.abs());
-    if s.trim_start_matches(['0', '.']).is_empty() {
-        s
-    } else if v < 0.0 {
-        format!("−{s}")
-    } else {
-        format!("+{s}")
-    }
-}
-
-/// The unit after a difference: percentage points for shares.
-pub fn unit(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Share => " pp",
-        _ => "",
-    }
-}
-
-/// McNemar's p as written: four decimals, or "< 0.0001".
-pub fn p_value(p: Option<f64>) -> String {
-    match p {
-        None => fmt::NA.to_string(),
-        Some(p) if p < 0.0001 => "< 0.0001".to_string(),
-        Some(p) => format!("{p:.4}"),
-    }
-}
 
 // The finished comparison is drawn with plain DOM calls rather than `view!`: a table of a few
 // hundred cells built once, for a fraction of the page's wasm that typed views would cost. Text
@@ -352,10 +270,13 @@ pub fn Deltas() -> impl IntoView {
             Compared::Failed(error) => {
                 view! { <p class="warn" data-testid="compare-failed">{error}</p> }.into_any()
             }
-            Compared::Done { json, .. } => view! {
+            Compared::Done { json, html, .. } => view! {
                 <div class="export" role="group" aria-label="Export the comparison">
                     <button data-export="comparison-json" on:click=move |_| save("comparison.json", "application/json", &json)>
                         "Comparison JSON"
+                    </button>
+                    <button data-export="comparison-html" title="The runs, their reports and the comparison as one file: no script, readable offline, printable" on:click=move |_| save("comparison.report.html", "text/html", &html)>
+                        "Comparison HTML"
                     </button>
                 </div>
             }

@@ -1,6 +1,7 @@
-//! Export: the report as the CLI's JSON, the tables as CSV and Markdown (to a file or the
-//! clipboard), and the reliability diagram as SVG and PNG. Everything is made in the page and
-//! handed to the browser as a download; nothing is sent anywhere.
+//! Export: the report as the CLI's JSON and as one HTML file (the core's `html` renderer, run in
+//! the worker: the CLI's `--format html`), the tables as CSV and Markdown (to a file or the clipboard), and the
+//! reliability diagram as SVG and PNG. Everything is made in the page and handed to the browser as
+//! a download; nothing is sent anywhere.
 
 use crate::table::{self, Table};
 use leptos::prelude::*;
@@ -64,14 +65,18 @@ async fn copy(text: String) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// The diagram as a standalone SVG document.
+/// The diagram as a standalone SVG document, as wide and high as its viewBox (on the page it
+/// scales with its box, which gives a picture no size of its own).
 pub fn svg_text(id: &str) -> Option<String> {
     let el = web_sys::window()?.document()?.get_element_by_id(id)?;
+    let view_box = el.get_attribute("viewBox")?;
+    let mut dims = view_box.split_whitespace().skip(2);
+    let (w, h) = (dims.next()?, dims.next()?);
     let html = el.outer_html();
     let at = html.find('>')? + 1;
+    let open = html.get(..at - 1)?;
     Some(format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}<style>{SVG_STYLE}</style><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>{}",
-        &html[..at],
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{open} width=\"{w}\" height=\"{h}\"><style>{SVG_STYLE}</style><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>{}",
         &html[at..]
     ))
 }
@@ -137,22 +142,40 @@ pub fn Export(
     #[prop(into)] stem: String,
     /// The report JSON, when this is one run (it gains the bootstrap's intervals when they come).
     json: Option<Signal<String>>,
+    /// The report as one HTML file, when this is one run.
+    #[prop(optional)]
+    html: Option<Signal<String>>,
     tables: Vec<Table>,
     /// The id of the diagram's SVG element.
     #[prop(into)]
     svg: String,
+    /// Whether there is a diagram: without one, no diagram buttons.
+    #[prop(default = true)]
+    diagram: bool,
 ) -> impl IntoView {
     let note = RwSignal::new(String::new());
+    // A status says what the last export did, for a few seconds.
+    let say = move |text: String| {
+        note.set(text.clone());
+        set_timeout(
+            move || {
+                if note.get_untracked() == text {
+                    note.set(String::new());
+                }
+            },
+            std::time::Duration::from_secs(6),
+        );
+    };
     let csv = table::csv(&tables);
     let md = table::markdown(&tables);
     let s = StoredValue::new((stem, csv, md, svg));
     let copy_text = move |text: String, what: &'static str| {
         spawn_local(async move {
             match copy(text).await {
-                Ok(()) => note.set(format!("{what} copied to the clipboard")),
+                Ok(()) => say(format!("{what} copied to the clipboard")),
                 Err(e) => {
                     log("copy failed", &e);
-                    note.set("The browser refused the clipboard; use the download instead".into())
+                    say("The browser refused the clipboard; use the download instead".into())
                 }
             }
         })
@@ -164,28 +187,39 @@ pub fn Export(
             </button>
         }
     });
+    let html_button = html.map(|make| {
+        view! {
+            <button data-export="html" title="One file with the report's figures, tables and diagrams: no script, readable offline, printable" on:click=move |_| s.with_value(|(stem, ..)| save(&format!("{stem}.report.html"), "text/html", &make.get_untracked()))>
+                "Report HTML"
+            </button>
+        }
+    });
     view! {
-        <div class="export" role="group" aria-label="Export" data-testid="export">
+        // A new export clears the last one's status.
+        <div class="export" role="group" aria-label="Export" data-testid="export" on:click=move |_| note.set(String::new())>
             {json_button}
+            {html_button}
             <button data-export="csv" on:click=move |_| s.with_value(|(stem, csv, ..)| save(&format!("{stem}.csv"), "text/csv", csv))>"Tables CSV"</button>
             <button data-export="copy-csv" on:click=move |_| copy_text(s.with_value(|v| v.1.clone()), "CSV")>"Copy CSV"</button>
             <button data-export="md" on:click=move |_| s.with_value(|(stem, _, md, _)| save(&format!("{stem}.md"), "text/markdown", md))>"Tables Markdown"</button>
             <button data-export="copy-md" on:click=move |_| copy_text(s.with_value(|v| v.2.clone()), "Markdown")>"Copy Markdown"</button>
-            <button data-export="svg" on:click=move |_| s.with_value(|(stem, _, _, svg)| {
-                match svg_text(svg) {
-                    Some(text) => save(&format!("{stem}.reliability.svg"), "image/svg+xml", &text),
-                    None => note.set("No diagram to export".into()),
-                }
-            })>"Diagram SVG"</button>
-            <button data-export="png" on:click=move |_| {
-                let (stem, svg) = s.with_value(|(stem, _, _, svg)| (stem.clone(), svg.clone()));
-                spawn_local(async move {
-                    if let Err(e) = png(svg, format!("{stem}.reliability.png")).await {
-                        log("PNG export failed", &e);
-                        note.set("PNG export failed".into());
+            {diagram.then(|| view! {
+                <button data-export="svg" on:click=move |_| s.with_value(|(stem, _, _, svg)| {
+                    match svg_text(svg) {
+                        Some(text) => save(&format!("{stem}.reliability.svg"), "image/svg+xml", &text),
+                        None => say("No diagram to export".into()),
                     }
-                })
-            }>"Diagram PNG"</button>
+                })>"Diagram SVG"</button>
+                <button data-export="png" on:click=move |_| {
+                    let (stem, svg) = s.with_value(|(stem, _, _, svg)| (stem.clone(), svg.clone()));
+                    spawn_local(async move {
+                        if let Err(e) = png(svg, format!("{stem}.reliability.png")).await {
+                            log("PNG export failed", &e);
+                            say("PNG export failed".into());
+                        }
+                    })
+                }>"Diagram PNG"</button>
+            })}
             <span class="muted small" role="status">{move || note.get()}</span>
         </div>
     }

@@ -85,7 +85,7 @@ pub fn Groups(groups: Arc<Vec<GroupFigures>>, intervals: Arc<Intervals>) -> impl
                 let ci = intervals
                     .wilson
                     .get(&format!("groups.{}.accuracy", g.name))
-                    .map(|i| format!("{}–{}", fmt::show(Some(i.lo), Kind::Share), fmt::show(Some(i.hi), Kind::Share)));
+                    .map(|i| fmt::interval(i.lo, i.hi, Kind::Share));
                 view! {
                     <tr data-group=g.name.clone()>
                         <th scope="row">

@@ -93,7 +93,7 @@ fn type_rows(name: &'static str, t: &TypeFigures) -> impl IntoView {
 fn scope_table(s: &ScopeFigures) -> impl IntoView {
     let t = &s.types;
     view! {
-        <table class="figures">
+        <div class="scroll"><table class="figures">
             <thead>
                 <tr>
                     <th>"type / tier"</th><th class="num">"CC"</th><th class="num">"C"</th>
@@ -105,7 +105,7 @@ fn scope_table(s: &ScopeFigures) -> impl IntoView {
                 {t.binary.as_ref().map(|x| type_rows("binary", x))}
                 {t.rating.as_ref().map(|x| type_rows("rating", x))}
             </tbody>
-        </table>
+        </table></div>
     }
 }
 

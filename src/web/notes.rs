@@ -27,10 +27,10 @@ pub fn Notes(notes: Vec<String>, reported: Vec<Reported>) -> impl IntoView {
         view! {
             <details class="reported">
                 <summary>"Figures the tool itself reported"</summary>
-                <table class="figures">
+                <div class="scroll"><table class="figures">
                     <thead><tr><th>"tool"</th><th>"figure"</th><th>"scope"</th><th class="num">"value"</th><th>"how it relates to ours"</th></tr></thead>
                     <tbody>{rows}</tbody>
-                </table>
+                </table></div>
             </details>
         }
     });

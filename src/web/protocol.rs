@@ -57,6 +57,11 @@ pub struct Scored {
     pub report: Report,
     /// The report exactly as the CLI's `--json` prints it.
     pub json: String,
+    /// The report as one HTML file, the CLI's `--format html` (`crate::html`): written in the
+    /// worker, so that the page carries no renderer; empty where there is no HTML export (the
+    /// widget).
+    #[serde(default)]
+    pub html: String,
     /// Items kept for the explorer, and those beyond its cap.
     pub kept: u64,
     pub dropped: u64,
@@ -104,12 +109,14 @@ pub enum FromWorker {
         done: u32,
         total: u32,
     },
-    /// The run's bootstrap intervals, and its report JSON with them as `report.intervals.bootstrap`
-    /// (the CLI's `score --json --bootstrap 2000 --seed 2024`).
+    /// The run's bootstrap intervals, and its report JSON and HTML with them as
+    /// `report.intervals.bootstrap` (the CLI's `score --json --bootstrap 2000 --seed 2024`, and
+    /// with `--format html`).
     Intervals {
         run: u32,
         bootstrap: Box<BootstrapIntervals>,
         json: String,
+        html: String,
     },
     /// The run's intervals are not computed in the browser, and why.
     IntervalsSkipped {
@@ -122,11 +129,13 @@ pub enum FromWorker {
         done: u32,
         total: u32,
     },
-    /// The comparison, and its JSON exactly as `scorelens compare --json` prints it.
+    /// The comparison, and its JSON exactly as `scorelens compare --json` prints it, and its HTML
+    /// (the runs' reports too) as `compare --format html` does.
     Compared {
         seq: u32,
         comparison: Box<Comparison>,
         json: String,
+        html: String,
     },
     /// No comparison: why (a run is not scored, or was closed).
     CompareFailed {

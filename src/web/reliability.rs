@@ -42,10 +42,10 @@ fn px(v: f64) -> String {
 
 fn describe(b: &BinReport) -> String {
     let mut s = format!(
-        "confidence {:.2}–{:.2}: {} items",
-        b.lo,
-        b.hi,
-        fmt::count(b.count)
+        "confidence {} to {}: {}",
+        fmt::number(b.lo, 2),
+        fmt::number(b.hi, 2),
+        fmt::plural(b.count, "item", "items")
     );
     if let (Some(a), Some(c)) = (b.accuracy, b.confidence) {
         s.push_str(&format!(
@@ -60,9 +60,8 @@ fn describe(b: &BinReport) -> String {
     ] {
         if let (Some(lo), Some(hi)) = (lo, hi) {
             s.push_str(&format!(
-                ", 95% {name} {}–{}",
-                fmt::show(Some(lo), Kind::Share),
-                fmt::show(Some(hi), Kind::Share)
+                ", 95% {name} {}",
+                fmt::interval(lo, hi, Kind::Share)
             ));
         }
     }

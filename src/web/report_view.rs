@@ -81,6 +81,19 @@ fn report_json(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String>
     })
 }
 
+/// The run's report as one HTML file (the worker writes it): with the bootstrap's intervals once
+/// they are computed, as the JSON export has them (the CLI's `--format html --bootstrap 2000
+/// --seed 2024`).
+fn report_html(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String> {
+    let point = scored.html.clone();
+    Signal::derive(move || {
+        state.intervals.with(|m| match m.get(&id) {
+            Some(Boot::Done { html, .. }) => html.to_string(),
+            _ => point.clone(),
+        })
+    })
+}
+
 #[component]
 pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     let state = use_state();
@@ -93,7 +106,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     view! {
         <div class="report" data-run=id.to_string() data-testid="report">
             <ReportHeader id=id scored=scored.clone() />
-            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) tables=tables::report_tables(&scored) svg=svg_id.clone() />
+            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) html=report_html(state, id, &scored) tables=tables::report_tables(&scored) svg=svg_id.clone() diagram=has_probs />
             <WarningList warnings=Arc::new(report.warnings.clone()) />
             <Notes notes=report.notes.clone() reported=report.reported.clone() />
             {has_probs.then(|| view! {
@@ -128,8 +141,11 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
                 }
                 .into_any()
             }}
-            <Groups groups=Arc::new(report.groups.clone()) intervals=Arc::new(report.intervals.clone()) />
-            <Explorer id=id groups=groups kept=scored.kept />
+            // A run of aggregates only (no item) has no groups or items to list: no empty boxes.
+            {(!report.groups.is_empty()).then(|| view! {
+                <Groups groups=Arc::new(report.groups.clone()) intervals=Arc::new(report.intervals.clone()) />
+            })}
+            {(scored.kept > 0).then(|| view! { <Explorer id=id groups=groups kept=scored.kept /> })}
         </div>
     }
 }

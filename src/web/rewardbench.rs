@@ -29,13 +29,7 @@ fn subset_row(s: &SubsetFigures, intervals: &Intervals) -> impl IntoView {
     let ci = intervals
         .wilson
         .get(&format!("rewardbench.subsets.{}", s.name))
-        .map(|i| {
-            format!(
-                "{}–{}",
-                fmt::show(Some(i.lo), Kind::Share),
-                fmt::show(Some(i.hi), Kind::Share)
-            )
-        });
+        .map(|i| fmt::interval(i.lo, i.hi, Kind::Share));
     let worst = s
         .worst
         .iter()
@@ -73,8 +67,12 @@ fn ties(t: &TiesFigures) -> impl IntoView {
                 {part("margin score", t.margin_score)}
             </ul>
             <p class="muted small">{format!(
-                "{} ref and {} tied prompts; {} pairs used, {} with a single correct answer left out, {} without a margin.",
-                t.ref_prompts, t.tied_prompts, t.pairs, t.single_correct, t.no_margin
+                "{} and {}; {} used, {} with a single correct answer left out, {} without a margin.",
+                fmt::plural(t.ref_prompts, "ref prompt", "ref prompts"),
+                fmt::plural(t.tied_prompts, "tied prompt", "tied prompts"),
+                fmt::plural(t.pairs, "pair", "pairs"),
+                fmt::count(t.single_correct),
+                fmt::count(t.no_margin)
             )}</p>
         </div>
     }

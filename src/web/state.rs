@@ -56,10 +56,11 @@ pub enum Status {
 pub enum Boot {
     /// Resamples drawn so far.
     Computing { done: u32, total: u32 },
-    /// The intervals, and the report JSON with them (`report.intervals.bootstrap`).
+    /// The intervals, and the report JSON and HTML with them (`report.intervals.bootstrap`).
     Done {
         bootstrap: Arc<BootstrapIntervals>,
         json: Arc<String>,
+        html: Arc<String>,
     },
     /// Not computed in the browser, and why.
     Skipped(String),
@@ -118,10 +119,12 @@ pub enum Compared {
         done: u32,
         total: u32,
     },
-    /// The comparison, and its JSON as `scorelens compare --json` prints it.
+    /// The comparison, its JSON as `scorelens compare --json` prints it and its HTML as
+    /// `compare --format html` writes it.
     Done {
         comparison: Arc<crate::Comparison>,
         json: Arc<str>,
+        html: Arc<str>,
     },
     Failed(String),
     Stopped,

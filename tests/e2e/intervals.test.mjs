@@ -90,8 +90,8 @@ async function checkCards(page, boot, label) {
     assert.ok(f, `${label}: ${key} (${path}) has a bootstrap interval in the CLI's report`);
     assert.equal(method, 'bootstrap', `${label}: ${key} shows the bootstrap's interval`);
     assert.ok(Object.is(Number(lo), f.lo) && Object.is(Number(hi), f.hi), `${label}: ${path} ${lo}–${hi}, CLI ${f.lo}–${f.hi}`);
-    const m = /95%: (\S+)–(\S+)$/.exec(text.trim());
-    assert.ok(m, `${label}: ${key} writes "95%: lo–hi": ${text}`);
+    const m = /95%: (\S+) to (\S+)$/.exec(text.trim());
+    assert.ok(m, `${label}: ${key} writes "95%: lo to hi": ${text}`);
     closeTo(m[1], f.lo, kindOf(key), `${label} ${path} lo`);
     closeTo(m[2], f.hi, kindOf(key), `${label} ${path} hi`);
     assert.match(title, /percentile bootstrap: 2000 resamples, seed 2024/, `${label}: ${key} names the method`);

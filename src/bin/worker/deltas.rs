@@ -126,9 +126,12 @@ async fn compare(seq: u32, ids: Vec<u32>, opts: BootstrapOptions) {
         let c = compare_with(&runs, &opts, |_, _| {
             parts.borrow_mut().next().unwrap_or_default()
         });
+        let named: Vec<(&str, &scorelens::Report)> =
+            runs.iter().map(|r| (r.name.as_str(), &r.report)).collect();
         post(&FromWorker::Compared {
             seq,
             json: c.to_json() + "\n",
+            html: scorelens::html::runs(&named, Some(&c)),
             comparison: Box::new(c),
         });
     }

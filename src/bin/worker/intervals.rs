@@ -123,15 +123,17 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
         let bootstrap = r.sample.intervals(&opts, parts.take()?);
         let mut report = r.report.clone();
         report.intervals.bootstrap = Some(bootstrap.clone());
-        Some((bootstrap, report.to_json() + "\n"))
+        let html = scorelens::html::report(&report);
+        Some((bootstrap, report.to_json() + "\n", html))
     })
     .await
     .flatten();
-    if let Some((bootstrap, json)) = done {
+    if let Some((bootstrap, json, html)) = done {
         post(&FromWorker::Intervals {
             run,
             bootstrap: Box::new(bootstrap),
             json,
+            html,
         });
     }
 }

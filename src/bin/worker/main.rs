@@ -339,6 +339,7 @@ mod worker {
                 let report_kept = again.then(|| report.clone());
                 let scored = Scored {
                     json: report.to_json() + "\n",
+                    html: scorelens::html::report(&report),
                     report,
                     kept: explorer.len() as u64,
                     dropped: explorer.dropped(),

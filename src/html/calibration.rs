@@ -1,0 +1,125 @@
+//! Calibration in the HTML report: the reliability diagram under each reading, conditioning
+//! against mixing figure by figure, and the conditioning bins as a table.
+
+use super::sections::{heading, td, td_count, td_text, tend, th, thead};
+use super::{diagram, Html};
+use crate::fmt::{self, Kind};
+use crate::metrics::calibration::CalibrationFigures;
+use crate::report::Report;
+
+type Getter = fn(&CalibrationFigures) -> Option<f64>;
+
+/// The rows of conditioning against mixing: key, label, what it is.
+const ROWS: [(&str, &str, &str, Getter); 5] = [
+    (
+        "ece",
+        "ECE",
+        "10 equal-width bins, confidence q[answer]",
+        |f| f.ece,
+    ),
+    (
+        "ece_em",
+        "ECE equal-mass",
+        "HELM's ece_10_bin: 10 bins of equal count",
+        |f| f.ece_em,
+    ),
+    (
+        "brier",
+        "Brier",
+        "squared error against the one-hot gold, averaged over options",
+        |f| f.brier,
+    ),
+    ("epa", "EPA", "mean probability on the gold option", |f| {
+        f.epa
+    }),
+    ("nll", "NLL", "mean −ln q[gold], floored at 1e-15", |f| {
+        f.nll
+    }),
+];
+
+pub fn section(h: &mut Html, r: &Report, level: u8) {
+    let (c, m) = (&r.conditioning, &r.mixing);
+    heading(h, level, "Calibration");
+    if c.items == 0 {
+        h.el(
+            "p",
+            "meta",
+            "No item carries probabilities, so there is no calibration to show: the reliability diagram, ECE, Brier, EPA and NLL apply to items with probabilities over their options.",
+        );
+        return;
+    }
+    h.raw("<div class=\"figures\">");
+    for (name, f) in [("conditioning", c), ("mixing", m)] {
+        if f.items > 0 {
+            let caption = format!(
+                "Reliability, {name}, 10 equal-width bins: accuracy against mean confidence; red where the model is more confident than right, green where less; whiskers are 95% Wilson intervals. ECE {}.",
+                fmt::show(f.ece, Kind::Score)
+            );
+            diagram::figure(h, &f.bins, &caption);
+        }
+    }
+    h.raw("</div>\n");
+    heading(h, level + 1, "Conditioning versus mixing");
+    h.el(
+        "p",
+        "meta",
+        "Conditioning renormalises the probabilities over the valid options; mixing spreads the mass the model put outside them evenly over the options. Neither changes the answer.",
+    );
+    thead(
+        h,
+        &[
+            "figure",
+            "conditioning",
+            "mixing",
+            "mixing − cond.",
+            "what it is",
+        ],
+        &[4],
+    );
+    for (key, label, what, get) in ROWS {
+        let (a, b) = (get(c), get(m));
+        h.raw("<tr>");
+        th(h, label);
+        td(h, a, Kind::Score, &format!("conditioning.{key}"));
+        td(h, b, Kind::Score, &format!("mixing.{key}"));
+        h.el("td", "num", &fmt::diff(a, b, Kind::Score));
+        td_text(h, what);
+        h.raw("</tr>\n");
+    }
+    h.raw("<tr>");
+    th(h, "items");
+    td_count(h, c.items);
+    td_count(h, m.items);
+    h.raw("<td></td>");
+    td_text(h, "items with usable probabilities");
+    h.raw("</tr>\n");
+    tend(h);
+    heading(h, level + 1, "Reliability bins, conditioning");
+    thead(
+        h,
+        &[
+            "confidence",
+            "items",
+            "mean confidence",
+            "accuracy",
+            "95% Wilson",
+        ],
+        &[],
+    );
+    for b in &c.bins {
+        h.raw("<tr>");
+        th(
+            h,
+            &format!("{} to {}", fmt::number(b.lo, 1), fmt::number(b.hi, 1)),
+        );
+        td_count(h, b.count);
+        td(h, b.confidence, Kind::Score, "");
+        td(h, b.accuracy, Kind::Share, "");
+        match (b.ci_lo, b.ci_hi) {
+            (Some(lo), Some(hi)) => h.el("td", "num", &fmt::interval(lo, hi, Kind::Share)),
+            _ => h.el("td", "num", fmt::NA),
+        };
+        h.raw("</tr>\n");
+    }
+    tend(h);
+}

@@ -1,0 +1,33 @@
+//! The HTML report's one stylesheet, inline: it fits a phone (tables scroll in their own box with
+//! the first column kept in view, diagrams scale with their box) and prints on paper.
+
+pub const CSS: &str = "\
+*{box-sizing:border-box}\
+body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d1d1f;background:#fff}\
+main{max-width:1100px;margin:0 auto;padding:16px}\
+h1{font-size:1.5rem;margin:.2em 0;overflow-wrap:anywhere}\
+h2{font-size:1.2rem;margin:1.4em 0 .4em;border-bottom:1px solid #ddd;overflow-wrap:anywhere}\
+h3{font-size:1.05rem;margin:1.2em 0 .4em;overflow-wrap:anywhere}h4{font-size:1rem;margin:1em 0 .3em}\
+p,li{overflow-wrap:anywhere}.meta,footer{color:#555;font-size:.9em}.warn{color:#8a1c1c;font-weight:600}\
+a{color:#1f5fa8}ul{padding-left:1.2em}\
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:10px}\
+.card{border:1px solid #ddd;border-radius:8px;padding:10px;display:flex;flex-direction:column;gap:2px;min-width:0}\
+.card .label{font-size:.85em;color:#555}.card .value{font-size:1.6em;font-weight:600;font-variant-numeric:tabular-nums}\
+.card .ci{font-size:.85em;color:#333}.card .how{font-size:.8em;color:#555;overflow-wrap:anywhere}\
+.scroll{overflow-x:auto;max-width:100%;margin:.4em 0}\
+table{border-collapse:collapse;font-size:.9em;font-variant-numeric:tabular-nums}\
+th,td{padding:3px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}\
+thead th{border-bottom:1px solid #bbb;white-space:nowrap}.num{text-align:right;white-space:nowrap}\
+tbody th{font-weight:500;position:sticky;left:0;background:#fff;max-width:40vw;overflow-wrap:anywhere}\
+tr.tier th{padding-left:1.6em;font-weight:400}\
+.figures{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;flex:1 1 360px;min-width:0;max-width:600px}\
+svg{width:100%;height:auto;display:block}figcaption{font-size:.8em;color:#555}\
+svg text{font:11px system-ui,sans-serif;fill:#333}.grid{stroke:#e4e4e4}.frame{fill:none;stroke:#999}\
+.diagonal{stroke:#888;stroke-dasharray:4 3}.baseline{stroke:#999}.bar{fill:#4c78a8}\
+.gap.over{fill:#e45756;opacity:.35}.gap.under{fill:#54a24b;opacity:.35}.conf{stroke:#222;stroke-width:1.5}\
+.ci{stroke:#222}.hist{fill:#9ecae9}\
+.pair{margin:1em 0}footer{margin:2em 0 1em;border-top:1px solid #ddd;padding-top:.5em}\
+@media print{body{font-size:10pt}main{max-width:none;padding:0}.scroll{overflow:visible}\
+tbody th{position:static}.card,figure,tr{break-inside:avoid}h2,h3{break-after:avoid}\
+a{color:inherit;text-decoration:none}.top{display:none}\
+*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}";
