@@ -5,7 +5,7 @@ use super::tables;
 use super::{Layout, INPUT_ERROR, OK, USAGE};
 use scorelens::compare::{Comparison, Pair};
 use scorelens::table::{self, Table};
-use scorelens::{BootstrapOptions, Error, Options, Run, Source};
+use scorelens::{BootstrapOptions, Error, Options, Report, Run, Source};
 use std::io::Write;
 use std::path::PathBuf;
 
