@@ -1,15 +1,18 @@
-//! Compressed sources, recognised by their magic bytes: gzip and zstd are decoded as they are
-//! read, so a `.jsonl.gz` is just another source whose bytes stream to the readers (never whole
-//! in memory) and a compressed file scores as the file it holds.
+//! Compressed and UTF-16 sources, recognised by their first bytes: gzip and zstd are decoded, and
+//! UTF-16 transcoded to UTF-8, as they are read, so a `.jsonl.gz` or a PowerShell file is just
+//! another source whose bytes stream to the readers (never whole in memory) and scores as the
+//! file it holds.
 
 use ruzstd::decoding::{FrameDecoder, StreamingDecoder};
 use std::io::{self, BufRead, BufReader, Read};
 
-/// How a source's bytes are compressed.
+/// How a source's bytes are compressed or encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Compression {
     Gzip,
     Zstd,
+    /// UTF-16 with a byte-order mark; `true` for big-endian.
+    Utf16(bool),
 }
 
 /// The compression `start` (a source's first bytes, at least 4 of them when it has them) shows.
@@ -17,7 +20,7 @@ pub(super) fn sniff(start: &[u8]) -> Option<Compression> {
     match start {
         [0x1f, 0x8b, ..] => Some(Compression::Gzip),
         [0x28, 0xb5, 0x2f, 0xfd, ..] => Some(Compression::Zstd),
-        _ => None,
+        _ => super::utf16::sniff(start).map(Compression::Utf16),
     }
 }
 
@@ -41,9 +44,24 @@ pub(super) fn decode<'a>(
     kind: Compression,
     read: impl Read + Send + 'a,
 ) -> io::Result<Box<dyn Read + Send + 'a>> {
-    Ok(match kind {
-        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(io::BufReader::new(read))),
-        Compression::Zstd => Box::new(ZstdFrames::new(BufReader::new(read))?),
+    match kind {
+        Compression::Gzip => utf16_inside(Box::new(flate2::read::MultiGzDecoder::new(
+            io::BufReader::new(read),
+        ))),
+        Compression::Zstd => utf16_inside(Box::new(ZstdFrames::new(BufReader::new(read))?)),
+        Compression::Utf16(big_endian) => Ok(Box::new(super::utf16::Utf16::new(read, big_endian))),
+    }
+}
+
+/// The decompressed bytes, transcoded when they are UTF-16 (a PowerShell file, gzipped).
+fn utf16_inside<'a>(mut read: Box<dyn Read + Send + 'a>) -> io::Result<Box<dyn Read + Send + 'a>> {
+    let mut start = Vec::with_capacity(2);
+    (&mut read).take(2).read_to_end(&mut start)?;
+    let big_endian = super::utf16::sniff(&start);
+    let whole = io::Cursor::new(start).chain(read);
+    Ok(match big_endian {
+        Some(big_endian) => Box::new(super::utf16::Utf16::new(whole, big_endian)),
+        None => Box::new(whole),
     })
 }
 
@@ -85,4 +103,24 @@ impl<R: BufRead> Read for ZstdFrames<R> {
                 Some(StreamingDecoder::new_with_decoder(source, decoder).map_err(invalid)?);
         }
     }
+}
+
+/// The first `HEAD` bytes of what `read` holds, decoded as the session would decode them (gzip,
+/// zstd, UTF-16), and the name its content goes by: for grouping files into runs before any is
+/// read.
+pub fn peek(name: &str, read: impl Read + Send) -> io::Result<(String, Vec<u8>)> {
+    let mut read = read;
+    let mut start = Vec::with_capacity(4);
+    (&mut read).take(4).read_to_end(&mut start)?;
+    let kind = sniff(&start);
+    let whole = io::Cursor::new(start).chain(read);
+    let mut decoded: Box<dyn Read + Send> = match kind {
+        None => Box::new(whole),
+        Some(kind) => decode(kind, whole)?,
+    };
+    let mut head = Vec::with_capacity(crate::formats::HEAD);
+    (&mut decoded)
+        .take(crate::formats::HEAD as u64)
+        .read_to_end(&mut head)?;
+    Ok((inner_name(name).to_string(), head))
 }

@@ -11,7 +11,9 @@ mod decompress;
 mod finish;
 mod source;
 mod state;
+mod utf16;
 
+pub use decompress::peek;
 pub use source::Source;
 pub use state::MAX_WARNINGS;
 
