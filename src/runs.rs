@@ -85,7 +85,7 @@ pub fn find(files: &[Offered<'_>], how: Grouping) -> Found {
         };
         let (key, run) = match how {
             Grouping::OneRun => (String::new(), one_run_name(files)),
-            Grouping::PerFile => (format!("{i:09}"), stem(name).to_string()),
+            Grouping::PerFile => (format!("{i:09}"), name.to_string()),
             Grouping::Found => key_of(format, f),
         };
         let entry = runs.entry(key).or_insert_with(|| (run, Vec::new(), true));
@@ -134,9 +134,9 @@ fn key_of(format: &dyn Format, f: &Offered<'_>) -> (String, String) {
         }
         "scorelens" => match header_model(f.head) {
             Some(model) => (format!("model:{model}"), model),
-            None => (format!("file:{}", f.path), stem(name).to_string()),
+            None => (format!("file:{}", f.path), name.to_string()),
         },
-        _ => (format!("file:{}", f.path), stem(name).to_string()),
+        _ => (format!("file:{}", f.path), name.to_string()),
     }
 }
 
@@ -232,7 +232,11 @@ mod tests {
             .collect();
         assert_eq!(
             runs,
-            [("loose", &[3][..]), ("model-a", &[0, 2]), ("model-b", &[1])]
+            [
+                ("loose.jsonl", &[3][..]),
+                ("model-a", &[0, 2]),
+                ("model-b", &[1])
+            ]
         );
         assert_eq!(found.ignored.len(), 1);
         assert_eq!(found.ignored[0].0, 4);
@@ -241,7 +245,7 @@ mod tests {
             .starts_with("not a file scorelens reads: text"));
         assert_eq!(
             found.summary(),
-            "3 runs: loose, 1 file; model-a, 2 files; model-b, 1 file (1 file not read)"
+            "3 runs: loose.jsonl, 1 file; model-a, 2 files; model-b, 1 file (1 file not read)"
         );
     }
 
@@ -258,7 +262,7 @@ mod tests {
         );
         let each = find(&offered(&files), Grouping::PerFile);
         let names: Vec<&str> = each.runs.iter().map(|r| r.name.as_str()).collect();
-        assert_eq!(names, ["a", "b"]);
+        assert_eq!(names, ["a.jsonl", "b.jsonl"]);
     }
 
     #[test]
@@ -266,7 +270,7 @@ mod tests {
         let files = [("a/run.jsonl", BARE), ("b/run.jsonl", BARE)];
         let found = find(&offered(&files), Grouping::Found);
         let names: Vec<&str> = found.runs.iter().map(|r| r.name.as_str()).collect();
-        assert_eq!(names, ["run", "run (2)"]);
+        assert_eq!(names, ["run.jsonl", "run.jsonl (2)"]);
     }
 
     #[test]

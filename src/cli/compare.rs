@@ -1,37 +1,70 @@
 //! `scorelens compare A B [C...]`: each file scored as a run, the runs compared item by item, and
 //! the comparison laid out as tables.
 
+use super::found;
 use super::tables;
 use super::{Layout, INPUT_ERROR, OK, USAGE};
 use scorelens::compare::{Comparison, Pair};
+use scorelens::runs::Grouping;
 use scorelens::table::{self, Table};
-use scorelens::{BootstrapOptions, Error, Options, Report, Run, Source};
+use scorelens::{BootstrapOptions, Error, Options, Report, Run};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Runs `scorelens compare`: each file is one run.
+/// Runs `scorelens compare`: the files and folders grouped into runs, each run scored.
 pub fn run(
     files: &[PathBuf],
+    how: Grouping,
     opts: &Options,
     boot: BootstrapOptions,
     json: bool,
     layout: Layout,
 ) -> i32 {
-    let mut runs: Vec<Run> = Vec::with_capacity(files.len());
-    for path in files {
-        let name = path.display().to_string();
-        let source = match Source::path(path) {
+    let mut gathered = match found::gather(files, how) {
+        Ok(g) => g,
+        Err(why) => {
+            eprintln!("scorelens: {why}");
+            return USAGE;
+        }
+    };
+    found::note_ignored(&gathered.ignored);
+    // Files of one model (two configurations under one header name) are still two runs to
+    // compare when the user named them one by one.
+    let all_files = files.iter().all(|p| !p.is_dir());
+    if gathered.runs.len() < 2 && all_files && files.len() >= 2 && how == Grouping::Found {
+        match found::gather(files, Grouping::PerFile) {
+            Ok(g) => gathered = g,
+            Err(why) => {
+                eprintln!("scorelens: {why}");
+                return USAGE;
+            }
+        }
+    }
+    if gathered.runs.len() < 2 {
+        eprintln!(
+            "scorelens: compare needs two runs or more; found {}",
+            gathered.summary
+        );
+        return USAGE;
+    }
+    if !all_files {
+        eprintln!("scorelens: {}", gathered.summary);
+    }
+    let mut runs: Vec<Run> = Vec::with_capacity(gathered.runs.len());
+    for found in &gathered.runs {
+        let name = &found.name;
+        let sources = match super::open(&found.files) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("scorelens: {name}: {e}");
+                eprintln!("scorelens: {e}");
                 return USAGE;
             }
         };
-        match scorelens::score_run(&name, [source], opts) {
+        match scorelens::score_run(name, sources, opts) {
             Ok(r) => {
                 if !r.report.warnings.is_empty() {
                     eprintln!(
-                        "warning: {name}: {} warnings; `scorelens score {name}` lists them",
+                        "warning: {name}: {} warnings; `scorelens score` on its files lists them",
                         r.report.warnings.len()
                     );
                 }

@@ -1,24 +1,15 @@
-//! `scorelens score DIR`: every run in a folder scored on its own, in parallel, one report each
-//! and a summary table (leaderboard maintainers score thousands of files).
-//!
-//! A file directly in the folder is one run. A subfolder is one run made of all its files, read
-//! together as `scorelens score A B ...` reads them: a HELM run folder or an lm-eval output folder
-//! holds files that belong together. Names starting with `.` are skipped. Runs are scored on
-//! rayon's thread pool and listed in name order whatever order they finish in.
+//! `scorelens score` on several runs (a folder, or files that make more than one run): each run
+//! scored on its own, in parallel, one report each and a summary table (leaderboard maintainers
+//! score thousands of files). Runs are scored on rayon's thread pool and listed in the order
+//! they were found, whatever order they finish in.
 
+use super::found::Run;
 use super::tables;
-use super::{open, Layout, INPUT_ERROR, OK, SHOWN_WARNINGS, USAGE};
+use super::{open, Layout, INPUT_ERROR, OK, SHOWN_WARNINGS};
 use rayon::prelude::*;
 use scorelens::table::{self, Table};
-use scorelens::{score_sources, Error, Options, Report, Session};
+use scorelens::{score_sources, Error, Options, Report};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-/// One run of the folder: its name and the files it reads.
-struct Run {
-    name: String,
-    files: Vec<PathBuf>,
-}
 
 /// What scoring one run gave.
 struct Outcome {
@@ -26,24 +17,8 @@ struct Outcome {
     result: Result<Report, String>,
 }
 
-/// Scores every run in `dir` and prints the reports and the summary; returns the exit code.
-pub fn run(dir: &Path, opts: &Options, json: bool, layout: Layout) -> i32 {
-    // An unknown profile is a usage error once, not one error per file.
-    if let Err(e) = Session::new(opts) {
-        eprintln!("scorelens: {e}");
-        return USAGE;
-    }
-    let runs = match runs(dir) {
-        Ok(r) if r.is_empty() => {
-            eprintln!("scorelens: {}: the folder holds no file", dir.display());
-            return INPUT_ERROR;
-        }
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("scorelens: {}: {e}", dir.display());
-            return USAGE;
-        }
-    };
+/// Scores every run and prints the reports and the summary; returns the exit code.
+pub fn run(runs: &[Run], opts: &Options, json: bool, layout: Layout) -> i32 {
     let outcomes: Vec<Outcome> = runs.par_iter().map(|r| score(r, opts)).collect();
     print_warnings(&outcomes);
     let text = if json {
@@ -61,53 +36,7 @@ pub fn run(dir: &Path, opts: &Options, json: bool, layout: Layout) -> i32 {
     }
 }
 
-/// The folder's runs in name order.
-fn runs(dir: &Path) -> std::io::Result<Vec<Run>> {
-    let mut runs = Vec::new();
-    for (name, path) in entries(dir)? {
-        if path.is_dir() {
-            let mut files = Vec::new();
-            collect_files(&path, &mut files)?;
-            if !files.is_empty() {
-                runs.push(Run { name, files });
-            }
-        } else {
-            runs.push(Run {
-                name,
-                files: vec![path],
-            });
-        }
-    }
-    Ok(runs)
-}
-
-/// Visible entries of a folder, sorted by name.
-fn entries(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.starts_with('.') {
-            out.push((name, entry.path()));
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// Every file under `dir`, depth first in name order.
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for (_, path) in entries(dir)? {
-        if path.is_dir() {
-            collect_files(&path, out)?;
-        } else {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// Scores one run of the folder; a run whose file does not open is not scored, and says why.
+/// Scores one run; a run whose file does not open is not scored, and says why.
 fn score(run: &Run, opts: &Options) -> Outcome {
     let result = open(&run.files).and_then(|sources| {
         score_sources(sources, opts)

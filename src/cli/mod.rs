@@ -2,6 +2,7 @@
 
 mod compare;
 mod folder;
+mod found;
 mod ic_tables;
 mod interval_tables;
 mod rewardbench_tables;
@@ -12,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use scorelens::formats::FORMATS;
 use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use scorelens::profiles::Profile;
+use scorelens::runs::Grouping;
 use scorelens::table;
 use scorelens::{score_sources, BootstrapOptions, Error, Options, Source};
 use std::io::Write;
@@ -40,12 +42,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Score one run of predictions (several files are read as one run).
+    /// Score predictions: one file, or files and folders, grouped into runs by what they say
+    /// (a HELM run folder, an lm-eval model folder, a scorelens header's model). One run prints
+    /// its report; several are scored in parallel, one report each and a summary table.
     Score {
-        /// Predictions files; or one folder, whose files (and subfolders) are scored in parallel
-        /// as separate runs, one report each and a summary table.
+        /// Predictions files (plain, gzip, zstd or UTF-16) and folders, read recursively.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        grouping: GroupingArgs,
         /// Benchmark rules to apply; by default the file's header or `benchmark` field decides.
         #[arg(long)]
         profile: Option<String>,
@@ -69,9 +74,12 @@ enum Command {
     /// Compare runs of one benchmark item by item: each figure's difference with a paired
     /// bootstrap interval, McNemar's exact test on accuracy, items found in only one file.
     Compare {
-        /// Predictions files, one run (model) each.
-        #[arg(required = true, num_args = 2..)]
+        /// Predictions files and folders, grouped into runs as `score` groups them.
+        #[arg(required = true, num_args = 1..)]
         files: Vec<PathBuf>,
+        /// Read each file as its own run, whatever the files say.
+        #[arg(long)]
+        runs_per_file: bool,
         /// Benchmark rules to apply to every run; by default each file's header decides.
         #[arg(long)]
         profile: Option<String>,
@@ -92,6 +100,27 @@ enum Command {
     Profiles,
     /// List the input formats.
     Formats,
+}
+
+/// How files become runs, when the found grouping is not what the user wants.
+#[derive(clap::Args)]
+struct GroupingArgs {
+    /// Read every file as one run.
+    #[arg(long, conflicts_with = "runs_per_file")]
+    one_run: bool,
+    /// Read each file as its own run.
+    #[arg(long)]
+    runs_per_file: bool,
+}
+
+impl GroupingArgs {
+    fn grouping(&self) -> Grouping {
+        match (self.one_run, self.runs_per_file) {
+            (true, _) => Grouping::OneRun,
+            (_, true) => Grouping::PerFile,
+            _ => Grouping::Found,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -127,6 +156,7 @@ pub fn run() -> i32 {
         }
         Command::Score {
             files,
+            grouping,
             profile,
             strict,
             json,
@@ -140,10 +170,11 @@ pub fn run() -> i32 {
                 bootstrap: bootstrap.map(|resamples| BootstrapOptions { resamples, seed }),
                 ..Options::default()
             };
-            score(&files, opts, json, format)
+            score(&files, grouping.grouping(), opts, json, format)
         }
         Command::Compare {
             files,
+            runs_per_file,
             profile,
             bootstrap,
             seed,
@@ -158,21 +189,51 @@ pub fn run() -> i32 {
                 resamples: bootstrap,
                 seed,
             };
-            compare::run(&files, &opts, boot, json, format)
+            let how = if runs_per_file {
+                Grouping::PerFile
+            } else {
+                Grouping::Found
+            };
+            compare::run(&files, how, &opts, boot, json, format)
         }
     }
 }
 
-fn score(files: &[PathBuf], opts: Options, json: bool, layout: Layout) -> i32 {
-    if files.iter().any(|p| p.is_dir()) {
-        return match files {
-            [dir] => folder::run(dir, &opts, json, layout),
-            _ => {
-                eprintln!("scorelens: give a folder alone, or files (not both)");
-                USAGE
-            }
-        };
+fn score(files: &[PathBuf], how: Grouping, opts: Options, json: bool, layout: Layout) -> i32 {
+    // An unknown profile is a usage error once, not one error per run.
+    if let Err(e) = scorelens::Session::new(&opts) {
+        eprintln!("scorelens: {e}");
+        return USAGE;
     }
+    if let [one] = files {
+        if !one.is_dir() {
+            return score_run(files, &opts, json, layout);
+        }
+    }
+    let gathered = match found::gather(files, how) {
+        Ok(g) => g,
+        Err(why) => {
+            eprintln!("scorelens: {why}");
+            return USAGE;
+        }
+    };
+    found::note_ignored(&gathered.ignored);
+    match gathered.runs.as_slice() {
+        [] => {
+            eprintln!("scorelens: no file here holds predictions scorelens reads");
+            INPUT_ERROR
+        }
+        // One run prints exactly what naming its files one by one prints.
+        [run] => score_run(&run.files, &opts, json, layout),
+        runs => {
+            eprintln!("scorelens: {}", gathered.summary);
+            folder::run(runs, &opts, json, layout)
+        }
+    }
+}
+
+/// Scores the files as one run and prints its report.
+fn score_run(files: &[PathBuf], opts: &Options, json: bool, layout: Layout) -> i32 {
     // Every file must open before any is read, so that a wrong path stops the run at once.
     let sources = match open(files) {
         Ok(s) => s,
@@ -181,7 +242,7 @@ fn score(files: &[PathBuf], opts: Options, json: bool, layout: Layout) -> i32 {
             return USAGE;
         }
     };
-    let report = match score_sources(sources, &opts) {
+    let report = match score_sources(sources, opts) {
         Ok(f) => f.report,
         Err(e @ (Error::UnknownProfile(_) | Error::Io { .. })) => {
             eprintln!("scorelens: {e}");
