@@ -39,7 +39,7 @@ fn canonical(n: usize) -> Vec<u8> {
             1.0 - p
         );
     }
-    text += "not json\n{\"id\": \"q1\", \"options\": [\"A\"], \"gold\": \"A\"}\n";
+    text += "not json\n{\"id\": \"q1\", \"options\": [\"A\", \"B\"], \"gold\": \"A\"}\n";
     text.into_bytes()
 }
 

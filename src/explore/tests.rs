@@ -124,7 +124,7 @@ fn equal_mass_bins_give_the_reports_ece_em() {
 }
 
 #[test]
-fn without_keep_items_nothing_is_kept() {
+fn without_items_in_the_options_nothing_is_kept() {
     let f = score_sources(
         [Source::bytes("run.jsonl", FILE.as_bytes())],
         &Options::default(),

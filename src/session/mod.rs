@@ -302,7 +302,8 @@ impl Session {
     fn read_bytes(&mut self, name: &str, bytes: &[u8]) {
         let head = &bytes[..bytes.len().min(HEAD)];
         let len = Some(bytes.len() as u64);
-        let blocks = self.begin(name, head, len, formats::detect(name, head), true);
+        let format = formats::detect(decompress::inner_name(name), head);
+        let blocks = self.begin(name, head, len, format, true);
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(workers) = cores::workers(Some(bytes.len() as u64)).filter(|_| blocks) {
             self.lines = None;
