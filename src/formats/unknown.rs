@@ -109,10 +109,11 @@ pub fn unknown_format(head: &[u8]) -> String {
             };
             return format!("the file holds only blank lines{much}; nothing to score");
         }
-        Looks::Gzip => "a gzip-compressed file that this build cannot open: decompress it \
+        // Sources are decoded before detection, so what is left is gzip inside gzip.
+        Looks::Gzip => "a gzip-compressed file inside another compressed file: decompress it \
             (gunzip FILE.gz) and drop the result"
             .to_string(),
-        Looks::Zstd => "a zstd-compressed file that this build cannot open: decompress it \
+        Looks::Zstd => "a zstd-compressed file inside another compressed file: decompress it \
             (zstd -d FILE.zst) and drop the result"
             .to_string(),
         Looks::Zip => "a zip archive that is not an Inspect log: unzip it and drop its files \
@@ -272,7 +273,7 @@ mod tests {
         assert_eq!(unknown_format(b""), "the file is empty; nothing to score");
         assert_eq!(
             what(b"\x1f\x8b\x08\x00"),
-            "a gzip-compressed file that this build cannot open: decompress it (gunzip \
+            "a gzip-compressed file inside another compressed file: decompress it (gunzip \
              FILE.gz) and drop the result"
         );
         assert_eq!(
