@@ -12,6 +12,7 @@ pub mod formats;
 pub mod id_set;
 pub mod item_check;
 pub mod items;
+pub mod leaderboard;
 pub mod math;
 pub mod metrics;
 pub mod probs;
