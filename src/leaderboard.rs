@@ -22,6 +22,7 @@ pub mod holm;
 mod join;
 pub mod pairs;
 pub mod rank;
+pub mod tables;
 
 pub use join::{Joined, Replicates};
 

@@ -42,14 +42,12 @@ fn scored(groups: &[u8], answers: &[Vec<u8>]) -> Vec<Run> {
         .collect()
 }
 
+/// Standings keyed by (figure, run); pairs by (figure, one run, the other) in name order.
+type Standings = BTreeMap<(String, String), String>;
+type Pairs = BTreeMap<(String, String, String), String>;
+
 /// Every figure's standings by run, and every pair's tests by unordered pair.
-type Key = (String, String);
-fn by_run(
-    l: &Leaderboard,
-) -> (
-    BTreeMap<Key, String>,
-    BTreeMap<(String, String, String), String>,
-) {
+fn by_run(l: &Leaderboard) -> (Standings, Pairs) {
     let mut standings = BTreeMap::new();
     let mut pairs = BTreeMap::new();
     for b in l.figures.iter().chain(&l.subsets) {

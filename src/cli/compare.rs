@@ -34,7 +34,7 @@ pub fn score(
 }
 
 /// Resamples `0..resamples` in one contiguous range per core, in order.
-fn ranges(resamples: u32) -> Vec<Range<u32>> {
+pub(super) fn ranges(resamples: u32) -> Vec<Range<u32>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
     let per = resamples.div_ceil(threads.max(1)).max(1);
     (0..resamples)

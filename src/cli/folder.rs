@@ -15,9 +15,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// One run of the folder: its name and the files it reads.
-struct Run {
-    name: String,
-    files: Vec<PathBuf>,
+pub(super) struct Run {
+    pub(super) name: String,
+    pub(super) files: Vec<PathBuf>,
 }
 
 /// What scoring one run gave.
@@ -68,7 +68,7 @@ pub fn run(
 }
 
 /// The folder's runs in name order.
-fn runs(dir: &Path) -> std::io::Result<Vec<Run>> {
+pub(super) fn runs(dir: &Path) -> std::io::Result<Vec<Run>> {
     let mut runs = Vec::new();
     for (name, path) in entries(dir)? {
         if path.is_dir() {

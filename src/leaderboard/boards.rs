@@ -13,11 +13,7 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
     let n = j.runs.len();
     let cols = j.columns();
     let point = j.point();
-    let resamples = if cols * n == 0 {
-        0
-    } else {
-        values.len() / (cols * n)
-    };
+    let resamples = values.len().checked_div(cols * n).unwrap_or(0);
     // values at (b, column, run).
     let at = |b: usize, k: usize, r: usize| values.get((b * cols + k) * n + r).copied();
     let column = |k: usize, r: usize| (0..resamples).map(move |b| at(b, k, r).unwrap_or(f64::NAN));
