@@ -192,3 +192,59 @@ fn the_same_seed_gives_the_same_leaderboard_and_threads_do_not_change_it() {
     );
     assert_ne!(one.to_json(), other.to_json());
 }
+
+#[test]
+fn a_run_leads_on_a_subset_only_where_it_holds() {
+    // A is right on all ten items; B only on g1 (items 1–5). On g1 they tie (1 and 1): no
+    // discordant item, McNemar p = 1, nobody leads. On g2 A is right on five items B gets wrong:
+    // p = 2 × (1/2)^5 = 0.0625 raw; with g1's pair the family has m = 2, so Holm gives
+    // 2 × 0.0625 = 0.125 and A does not lead on g2 either, though it is first there in every
+    // resample. Overall A leads B by 0.5 with p = 0.0625 (a family of one): not at 0.05.
+    let runs = [run("A", |_| true, &[]), run("B", |i| i <= 5, &[])];
+    let l = leaderboard(
+        &runs,
+        &BootstrapOptions {
+            resamples: 100,
+            seed: 3,
+        },
+    );
+    let g2 = l.board("subsets.g2.accuracy").unwrap();
+    near(g2.pairs[0].p_value, 0.0625);
+    near(g2.pairs[0].p_adjusted, 0.125);
+    assert_eq!(g2.leader, None);
+    let g1 = l.board("subsets.g1.accuracy").unwrap();
+    assert_eq!(g1.pairs[0].p_value, 1.0);
+    assert_eq!((g1.standings[0].rank, g1.standings[1].rank), (1, 1));
+    assert_eq!(g1.pairs[0].better, None);
+    assert_eq!(l.board("metrics.accuracy").unwrap().leader, None);
+
+    // With ten items per subset (items 1–10 in g1, 11–20 in g2; A right on all twenty, B on
+    // g1's ten), g2's p is 2 × (1/2)^10 = 0.001953125, Holm's
+    // 2 × that = 0.00390625: A leads on g2, and still nobody on g1.
+    let wide = |name: &str, right: fn(usize) -> bool| {
+        let mut body = format!("{{\"scorelens\": 1, \"model\": \"{name}\"}}\n");
+        for i in 1..=20 {
+            let group = if i <= 10 { "g1" } else { "g2" };
+            body += &line(i, group, right(i));
+            body.push('\n');
+        }
+        let input = Input {
+            name,
+            bytes: body.as_bytes(),
+        };
+        score_run(name, &[input], &Options::default()).unwrap()
+    };
+    let runs = [wide("A", |_| true), wide("B", |i| i <= 10)];
+    let l = leaderboard(
+        &runs,
+        &BootstrapOptions {
+            resamples: 100,
+            seed: 3,
+        },
+    );
+    let g2 = l.board("subsets.g2.accuracy").unwrap();
+    near(g2.pairs[0].p_value, 0.001953125);
+    near(g2.pairs[0].p_adjusted, 0.00390625);
+    assert_eq!(g2.leader.as_deref(), Some("A"));
+    assert_eq!(l.board("subsets.g1.accuracy").unwrap().leader, None);
+}

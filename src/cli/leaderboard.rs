@@ -4,17 +4,21 @@
 //! A file is one run; a folder gives its runs as `score DIR` finds them (a file directly in it is
 //! one run, a subfolder one run of all its files). Runs are scored in parallel and the paired
 //! resamples drawn on every core, joined in resample order, so the output equals a single-threaded
-//! run's.
+//! run's. Progress goes to stderr when it is a terminal.
 
 use super::folder;
 use super::{compare::ranges, Layout, INPUT_ERROR, OK, USAGE};
 use rayon::prelude::*;
 use scorelens::leaderboard::tables::{default_figure, tables};
-use scorelens::leaderboard::{leaderboard_with, Leaderboard};
+use scorelens::leaderboard::{leaderboard_with, Leaderboard, Replicates};
 use scorelens::table;
 use scorelens::{BootstrapOptions, Error, Input, Options, Run, Session};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Resamples drawn between two progress lines (on stderr, when it is a terminal).
+const PROGRESS_EVERY: u32 = 25;
 
 /// One run to score: its name and files.
 struct Source {
@@ -85,17 +89,38 @@ pub fn run(
         );
         return INPUT_ERROR;
     }
+    let done = AtomicU32::new(0);
+    let shown = std::io::stderr().is_terminal();
     let mut l = leaderboard_with(&runs, &boot, |joined, b| {
-        std::thread::scope(|scope| {
+        let parts: Vec<Vec<Replicates>> = std::thread::scope(|scope| {
             let handles: Vec<_> = ranges(b.resamples)
                 .into_iter()
-                .map(|r| scope.spawn(move || joined.draws(b, r)))
+                .map(|r| {
+                    let done = &done;
+                    scope.spawn(move || {
+                        let mut parts = Vec::new();
+                        for start in r.clone().step_by(PROGRESS_EVERY as usize) {
+                            let end = (start + PROGRESS_EVERY).min(r.end);
+                            parts.push(joined.draws(b, start..end));
+                            let now = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
+                            if shown {
+                                eprint!("\rscorelens: {now} of {} paired resamples", b.resamples);
+                            }
+                        }
+                        parts
+                    })
+                })
                 .collect();
             handles
                 .into_iter()
                 .map(|h| h.join().unwrap_or_default())
                 .collect()
-        })
+        });
+        if shown {
+            eprint!("\r{:60}\r", "");
+        }
+        // Each thread's slices in order, the threads in resample order.
+        parts.into_iter().flatten().collect()
     });
     l.notes.extend(left_out);
     let figure = match by {
