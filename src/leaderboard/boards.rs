@@ -16,7 +16,9 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
     let resamples = values.len().checked_div(cols * n).unwrap_or(0);
     // values at (b, column, run).
     let at = |b: usize, k: usize, r: usize| values.get((b * cols + k) * n + r).copied();
-    let column = |k: usize, r: usize| (0..resamples).map(move |b| at(b, k, r).unwrap_or(f64::NAN));
+    // One column at a time, run by run (run r's resamples contiguous): the pairs read two runs'
+    // rows front to back instead of striding across every column of every resample.
+    let mut by_run = vec![f64::NAN; n * resamples];
     let mut notes = Vec::new();
     let mut figures = Vec::new();
     let mut subsets = Vec::new();
@@ -45,6 +47,18 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
         } else {
             Better::of(&name)
         };
+        for b in 0..resamples {
+            for r in 0..n {
+                if let Some(slot) = by_run.get_mut(r * resamples + b) {
+                    *slot = at(b, k, r).unwrap_or(f64::NAN);
+                }
+            }
+        }
+        let row_of = |r: usize| {
+            by_run
+                .get(r * resamples..(r + 1) * resamples)
+                .unwrap_or_default()
+        };
         // Ranks in every resample.
         let mut counts = vec![RankCounts::new(n); n];
         let (mut order, mut ranks, mut row) = (Vec::new(), Vec::new(), Vec::with_capacity(n));
@@ -59,7 +73,7 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
         competition(&points, better, &mut order, &mut ranks);
         let mut standings: Vec<Standing> = (0..n)
             .map(|r| {
-                let (lo, hi, undefined) = own_interval(column(k, r));
+                let (lo, hi, undefined) = own_interval(row_of(r).iter().copied());
                 let s = counts.get(r).and_then(RankCounts::summary);
                 let rank = ranks.get(r).copied().unwrap_or(0);
                 Standing {
@@ -91,12 +105,7 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
                     points.get(a).copied().unwrap_or(f64::NAN),
                     points.get(b).copied().unwrap_or(f64::NAN),
                 );
-                let both = (0..resamples).map(|x| {
-                    (
-                        at(x, k, a).unwrap_or(f64::NAN),
-                        at(x, k, b).unwrap_or(f64::NAN),
-                    )
-                });
+                let both = row_of(a).iter().copied().zip(row_of(b).iter().copied());
                 pairs.push(pair(names, pv, both, table, better));
             }
         }
