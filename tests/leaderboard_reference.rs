@@ -4,37 +4,11 @@
 //! Ranks, tests and "differs" must match exactly; values and intervals to 1e-12.
 //! (`--write` regenerates the reference file, `--check` says whether it is stale.)
 
+mod leaderboard_util;
+
+use leaderboard_util::{options, reference, runs, NATIVE_JSON};
 use scorelens::leaderboard::leaderboard;
-use scorelens::{score_run, BootstrapOptions, Input, Options, Run};
 use serde_json::Value;
-
-const REFERENCE: &str = include_str!("../scripts/reference/leaderboard_expected.json");
-
-/// The reference's runs as canonical JSONL files, scored.
-fn runs(doc: &Value) -> Vec<Run> {
-    doc["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            let name = r["name"].as_str().unwrap();
-            let mut body = format!(
-                "{{\"scorelens\": 1, \"model\": \"{name}\", \"benchmark\": \"generic\"}}\n"
-            );
-            for it in r["items"].as_array().unwrap() {
-                let mut line = it.clone();
-                line["type"] = Value::from("choice");
-                body += &line.to_string();
-                body.push('\n');
-            }
-            let input = Input {
-                name,
-                bytes: body.as_bytes(),
-            };
-            score_run(name, &[input], &Options::default()).unwrap()
-        })
-        .collect()
-}
 
 fn close(got: Option<f64>, want: &Value, what: &str) {
     let (g, w) = (got.unwrap(), want.as_f64().unwrap());
@@ -46,12 +20,8 @@ fn close(got: Option<f64>, want: &Value, what: &str) {
 
 #[test]
 fn rank_intervals_match_the_numpy_reference() {
-    let doc: Value = serde_json::from_str(REFERENCE).unwrap();
-    let opts = BootstrapOptions {
-        resamples: doc["resamples"].as_u64().unwrap() as u32,
-        seed: doc["seed"].as_u64().unwrap(),
-    };
-    let l = leaderboard(&runs(&doc), &opts);
+    let doc = reference();
+    let l = leaderboard(&runs(&doc), &options(&doc));
     assert_eq!(l.common, doc["common"].as_u64().unwrap());
     let boards = doc["boards"].as_object().unwrap();
     assert_eq!(boards.len(), 8, "four headline figures and four subsets");
@@ -100,4 +70,19 @@ fn rank_intervals_match_the_numpy_reference() {
     }
     // Six runs on eight boards, and fifteen pairs on each.
     assert_eq!(checked, 8 * 6 + 8 * 15);
+}
+
+#[test]
+fn the_json_is_pinned_for_the_wasm32_check() {
+    let doc = reference();
+    let json = leaderboard(&runs(&doc), &options(&doc)).to_json() + "\n";
+    if std::env::var_os("SCORELENS_WRITE_FIXTURE").is_some() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/leaderboard/reference-runs.json"
+        );
+        std::fs::write(path, &json).unwrap();
+        return;
+    }
+    assert!(json == NATIVE_JSON, "the leaderboard JSON changed: check it, then rewrite the fixture with SCORELENS_WRITE_FIXTURE=1");
 }
