@@ -216,6 +216,14 @@ fn what_cannot_be_ranked_is_a_clear_error() {
     assert_eq!(twice.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&twice.stderr).contains("two runs are named"));
 
+    let apart = folder("errors-apart");
+    std::fs::write(apart.join("a.jsonl"), run_text(|_| true)).unwrap();
+    let other = run_text(|_| true).replace("\"id\": \"q", "\"id\": \"other");
+    std::fs::write(apart.join("b.jsonl"), other).unwrap();
+    let disjoint = scorelens(&["leaderboard", apart.to_str().unwrap()]);
+    assert_eq!(disjoint.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&disjoint.stderr).contains("share no item id"));
+
     let profile = scorelens(&["leaderboard", d, "--profile", "nope"]);
     assert_eq!(profile.status.code(), Some(2));
 }

@@ -123,6 +123,10 @@ pub fn run(
         parts.into_iter().flatten().collect()
     });
     l.notes.extend(left_out);
+    if l.common == 0 {
+        eprintln!("scorelens: the runs share no item id, so there is nothing to rank");
+        return INPUT_ERROR;
+    }
     let figure = match by {
         Some(f) => f.to_string(),
         None => default_figure(&l).unwrap_or_default().to_string(),
