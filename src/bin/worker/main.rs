@@ -10,6 +10,9 @@ mod deltas;
 mod intervals;
 
 #[cfg(target_arch = "wasm32")]
+mod leaderboard;
+
+#[cfg(target_arch = "wasm32")]
 mod file_stream;
 
 #[cfg(target_arch = "wasm32")]
@@ -233,6 +236,16 @@ mod worker {
                 seed,
             } => deltas::start(seq, runs, scorelens::BootstrapOptions { resamples, seed }),
             ToWorker::StopCompare { seq } => deltas::stop(seq),
+            ToWorker::Rank {
+                seq,
+                runs,
+                resamples,
+                seed,
+            } => crate::leaderboard::start(
+                seq,
+                runs,
+                scorelens::BootstrapOptions { resamples, seed },
+            ),
         }
     }
 
