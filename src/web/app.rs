@@ -4,7 +4,6 @@
 use super::client;
 use super::comparison::Comparison;
 use super::drop_zone::DropZone;
-use super::leaderboard::{LeaderboardView, MIN_RUNS};
 use super::progress::Progress;
 use super::report_view::ReportView;
 use super::state::{AppState, Run, Status};
@@ -33,9 +32,6 @@ pub fn App() -> impl IntoView {
         </header>
         <main data-testid="app" data-status=move || state.status()>
             <DropZone />
-            <Show when=move || { scored() >= MIN_RUNS }>
-                <LeaderboardView />
-            </Show>
             <Show when=has_runs>
                 <Tabs />
                 <ActiveRun />

@@ -5,7 +5,7 @@
 //! scored again with another profile or merged with others without asking the user again.
 
 use super::protocol::{FromWorker, ToWorker};
-use super::state::{AppState, Boot, Compared, Ranked, Run, Status};
+use super::state::{AppState, Boot, Compared, Run, Status};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -228,22 +228,6 @@ fn receive(msg: FromWorker) {
             },
         ),
         FromWorker::CompareFailed { seq, error } => compared(state, seq, Compared::Failed(error)),
-        FromWorker::RankProgress { seq, done, total } => {
-            ranked(state, seq, Ranked::Running { done, total })
-        }
-        FromWorker::Ranked {
-            seq,
-            leaderboard,
-            json,
-        } => ranked(
-            state,
-            seq,
-            Ranked::Done {
-                leaderboard: Arc::new(*leaderboard),
-                json: json.into(),
-            },
-        ),
-        FromWorker::RankFailed { seq, error } => ranked(state, seq, Ranked::Failed(error)),
         FromWorker::Stopped { run } => state.closing.update(|c| c.retain(|&r| r != run)),
         FromWorker::CompareStopped { seq } => state.stopping.update(|s| {
             if *s == Some(seq) {
@@ -277,34 +261,6 @@ fn compared(state: AppState, seq: u32, now: Compared) {
         {
             *status = now;
         }
-    });
-}
-
-/// Records news of leaderboard `seq` unless a newer one was asked for.
-fn ranked(state: AppState, seq: u32, now: Ranked) {
-    state.ranked.update(|c| {
-        if let Some((_, _, status)) = c.as_mut().filter(|c| c.0 == seq) {
-            *status = now;
-        }
-    });
-}
-
-/// Asks the worker to rank `runs` (replacing any leaderboard under way).
-pub fn rank(state: AppState, runs: Vec<u32>, resamples: u32, seed: u64) {
-    let seq = NEXT_COMPARE.with_borrow_mut(|n| {
-        *n += 1;
-        *n
-    });
-    let running = Ranked::Running {
-        done: 0,
-        total: resamples,
-    };
-    state.ranked.set(Some((seq, runs.clone(), running)));
-    send(&ToWorker::Rank {
-        seq,
-        runs,
-        resamples,
-        seed,
     });
 }
 

@@ -31,8 +31,6 @@ mod header;
 #[cfg(feature = "ui")]
 pub mod ic;
 #[cfg(feature = "ui")]
-mod leaderboard;
-#[cfg(feature = "ui")]
 pub mod multi;
 #[cfg(feature = "ui")]
 pub mod notes;

@@ -6,7 +6,6 @@
 
 use crate::compare::Comparison;
 use crate::explore::{Filter, Page};
-use crate::leaderboard::Leaderboard;
 use crate::metrics::ece::BinReport;
 use crate::report::intervals::BootstrapIntervals;
 use crate::{Report, Warning};
@@ -44,14 +43,6 @@ pub enum ToWorker {
     },
     /// Stop the comparison `seq` at its next slice of resamples.
     StopCompare { seq: u32 },
-    /// Rank these scored runs (one paired bootstrap, rank intervals, Holm-adjusted pairs); a newer
-    /// `Rank` replaces this one at its next slice.
-    Rank {
-        seq: u32,
-        runs: Vec<u32>,
-        resamples: u32,
-        seed: u64,
-    },
 }
 
 /// A profile or a format the core knows, for menus and the format help.
@@ -148,23 +139,6 @@ pub enum FromWorker {
     },
     /// No comparison: why (a run is not scored, or was closed).
     CompareFailed {
-        seq: u32,
-        error: String,
-    },
-    /// Paired resamples of leaderboard `seq` drawn so far, of `total`.
-    RankProgress {
-        seq: u32,
-        done: u32,
-        total: u32,
-    },
-    /// The leaderboard, and its JSON exactly as `scorelens leaderboard --json` prints it.
-    Ranked {
-        seq: u32,
-        leaderboard: Box<Leaderboard>,
-        json: String,
-    },
-    /// No leaderboard: why (a run is not scored, or was closed).
-    RankFailed {
         seq: u32,
         error: String,
     },

@@ -127,23 +127,6 @@ pub enum Compared {
     Stopped,
 }
 
-/// Where the leaderboard of the scored runs is (drawn in the worker, shown by
-/// src/web/leaderboard.rs).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Ranked {
-    /// Paired resamples drawn so far.
-    Running {
-        done: u32,
-        total: u32,
-    },
-    /// The leaderboard, and its JSON as `scorelens leaderboard --json` prints it.
-    Done {
-        leaderboard: Arc<crate::leaderboard::Leaderboard>,
-        json: Arc<str>,
-    },
-    Failed(String),
-}
-
 /// Shared signals, provided as context by the app.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -165,8 +148,6 @@ pub struct AppState {
     pub items: RwSignal<Option<(u32, u32, Arc<crate::explore::Page>)>>,
     /// The latest comparison asked of the worker: (seq, runs compared, where it is).
     pub compared: RwSignal<Option<(u32, Vec<u32>, Compared)>>,
-    /// The latest leaderboard asked of the worker: (seq, runs ranked, where it is).
-    pub ranked: RwSignal<Option<(u32, Vec<u32>, Ranked)>>,
     /// Each scored run's bootstrap intervals, by run id (src/bin/worker/intervals.rs makes them).
     pub intervals: RwSignal<HashMap<u32, Boot>>,
     /// Runs closed while the worker may still be working on them, until it says `Stopped`.
@@ -190,7 +171,6 @@ impl Default for AppState {
             group_filter: RwSignal::new(None),
             items: RwSignal::new(None),
             compared: RwSignal::new(None),
-            ranked: RwSignal::new(None),
             intervals: RwSignal::new(HashMap::new()),
             closing: RwSignal::new(Vec::new()),
             stopping: RwSignal::new(None),
@@ -213,9 +193,6 @@ impl AppState {
             || self
                 .compared
                 .with(|c| matches!(c, Some((_, _, Compared::Running { .. }))))
-            || self
-                .ranked
-                .with(|c| matches!(c, Some((_, _, Ranked::Running { .. }))))
             || self.closing.with(|c| !c.is_empty())
             || self.stopping.with(Option::is_some);
         let failed = || {

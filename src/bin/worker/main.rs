@@ -10,9 +10,6 @@ mod deltas;
 mod intervals;
 
 #[cfg(target_arch = "wasm32")]
-mod leaderboard;
-
-#[cfg(target_arch = "wasm32")]
 mod file_stream;
 
 #[cfg(target_arch = "wasm32")]
@@ -236,16 +233,6 @@ mod worker {
                 seed,
             } => deltas::start(seq, runs, scorelens::BootstrapOptions { resamples, seed }),
             ToWorker::StopCompare { seq } => deltas::stop(seq),
-            ToWorker::Rank {
-                seq,
-                runs,
-                resamples,
-                seed,
-            } => crate::leaderboard::start(
-                seq,
-                runs,
-                scorelens::BootstrapOptions { resamples, seed },
-            ),
         }
     }
 
