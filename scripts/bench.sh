@@ -5,6 +5,7 @@
 #   bash scripts/bench.sh reference  # only scorelens against the Python reference (1M items)
 #   bash scripts/bench.sh browser    # only the browser benchmark (scripts/bench_browser.mjs)
 #   bash scripts/bench.sh native     # everything but the browser benchmark
+#   bash scripts/bench.sh leaderboard  # only `scorelens leaderboard` on 50 runs of 15,000 items
 #
 # Inputs are generated once by scripts/gen_large.py into target/bench-data/; the Python
 # reference runs in its own venv, target/refvenv, made here. Results go to target/criterion/
@@ -48,6 +49,34 @@ browser() {
 }
 if [ "$WHAT" = browser ]; then
   browser
+  exit 0
+fi
+
+# 50 runs of 15,000 items (scripts/gen_leaderboard.py), ranked with the default 2000 paired
+# resamples: wall time (median of 3) and peak memory (maximum resident set, /usr/bin/time -v).
+leaderboard() {
+  local dir=$DATA/leaderboard-50
+  [ -d "$dir" ] || python3 scripts/gen_leaderboard.py --runs 50 --items 15000 --out "$dir"
+  log "scorelens leaderboard: 50 runs of 15,000 items, 2000 resamples (median of 3)"
+  python3 - "$BIN" "$dir" "$RESULTS/leaderboard.json" <<'EOF'
+import json, re, statistics, subprocess, sys
+from pathlib import Path
+binary, folder, out = sys.argv[1:]
+walls, peaks = [], []
+for _ in range(3):
+    p = subprocess.run(["/usr/bin/time", "-v", binary, "leaderboard", folder, "--json"],
+                       check=True, capture_output=True, text=True)
+    h, m, sec = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", p.stderr).groups()
+    walls.append(int(h or 0) * 3600 + int(m) * 60 + float(sec))
+    peaks.append(int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1)))
+r = {"runs": 50, "items": 15000, "resamples": 2000, "median_s": statistics.median(walls),
+     "walls_s": walls, "peak_mb": max(peaks) / 1024}
+Path(out).write_text(json.dumps(r, indent=1))
+print(f"leaderboard, 50 runs x 15,000 items: median {r['median_s']:.1f} s, peak {r['peak_mb']:.0f} MB")
+EOF
+}
+if [ "$WHAT" = leaderboard ]; then
+  leaderboard
   exit 0
 fi
 
@@ -103,6 +132,8 @@ r["speedup"] = r["sequential_s"] / r["parallel_s"]
 Path(out).write_text(json.dumps(r, indent=1))
 print(f"folder of {len(files)} files: parallel {r['parallel_s']:.2f} s, one by one {r['sequential_s']:.2f} s, speedup {r['speedup']:.2f}x")
 EOF
+
+leaderboard
 
 log "writing the table into docs/performance.md"
 python3 - <<'EOF'
@@ -174,6 +205,10 @@ fol = res / "folder.json"
 if fol.exists():
     f = json.loads(fol.read_text())
     row(f"`scorelens score DIR`, {f['files']} files of 100k items: parallel vs one by one", f"{f['parallel_s']:.2f} s vs {f['sequential_s']:.2f} s ({f['speedup']:.2f}×)")
+lb = res / "leaderboard.json"
+if lb.exists():
+    b = json.loads(lb.read_text())
+    row(f"`scorelens leaderboard`, {b['runs']} runs of {b['items']:,} items, {b['resamples']} paired resamples (median of 3)", f"{b['median_s']:.1f} s · peak {b['peak_mb']:.0f} MB")
 
 load = os.getloadavg()
 cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True, text=True).stdout.strip()

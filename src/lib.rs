@@ -15,6 +15,7 @@ pub mod html;
 pub mod id_set;
 pub mod item_check;
 pub mod items;
+pub mod leaderboard;
 pub mod math;
 pub mod metrics;
 pub mod probs;

@@ -5,6 +5,7 @@ mod folder;
 mod found;
 mod ic_tables;
 mod interval_tables;
+mod leaderboard;
 mod rewardbench_tables;
 mod source_tables;
 mod tables;
@@ -90,6 +91,32 @@ enum Command {
         #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
         /// Print the JSON comparison and nothing else on stdout.
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
+        /// Output layout.
+        #[arg(long, value_enum, default_value_t = Layout::Table)]
+        format: Layout,
+    },
+    /// Rank many runs of one benchmark: each run's figures with intervals, its median rank and 95%
+    /// rank interval from one paired bootstrap, and pairwise tests Holm-adjusted over all pairs.
+    Leaderboard {
+        /// Predictions files (one run each) or folders (each file or subfolder one run).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Benchmark rules to apply to every run; by default each file's header decides.
+        #[arg(long)]
+        profile: Option<String>,
+        /// The figure to rank by (a report path such as `metrics.accuracy`, or
+        /// `subsets.NAME.accuracy`); RewardBench's overall score or accuracy by default.
+        #[arg(long, value_name = "FIGURE")]
+        by: Option<String>,
+        /// Resamples of the paired bootstrap.
+        #[arg(long, value_name = "B", default_value_t = DEFAULT_RESAMPLES)]
+        bootstrap: u32,
+        /// Seed of the bootstrap's draws.
+        #[arg(long, default_value_t = DEFAULT_SEED)]
+        seed: u64,
+        /// Print the JSON leaderboard (every figure and subset) and nothing else on stdout.
         #[arg(long, conflicts_with = "format")]
         json: bool,
         /// Output layout.
@@ -195,6 +222,25 @@ pub fn run() -> i32 {
                 Grouping::Found
             };
             compare::run(&files, how, &opts, boot, json, format)
+        }
+        Command::Leaderboard {
+            paths,
+            profile,
+            by,
+            bootstrap,
+            seed,
+            json,
+            format,
+        } => {
+            let opts = Options {
+                profile,
+                ..Options::default()
+            };
+            let boot = BootstrapOptions {
+                resamples: bootstrap,
+                seed,
+            };
+            leaderboard::run(&paths, &opts, by.as_deref(), boot, json, format)
         }
     }
 }

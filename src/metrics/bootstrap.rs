@@ -13,6 +13,7 @@
 
 pub use super::bootstrap_design::{ClusterOf, Design, Resampler, Strata, MIN_STRATUM};
 pub use super::bootstrap_intervals::{BootstrapIntervals, FigureInterval};
+use super::groups::NO_GROUP;
 use super::ordered::Ordered;
 use super::outcome::outcome;
 use crate::items::Item;
@@ -69,6 +70,11 @@ pub struct Sample {
     ids: Vec<Box<str>>,
     /// Each item's SPEC §3 credit (for McNemar's table).
     credit: Vec<f64>,
+    /// Each item's group, as an index into `group_names` (for per-group leaderboards).
+    group: Vec<u32>,
+    /// Group names in the order they first arrive; `(none)` for items without a group.
+    group_names: Vec<String>,
+    group_index: rustc_hash::FxHashMap<String, u32>,
     replays: Vec<Box<dyn Replay>>,
 }
 
@@ -87,6 +93,9 @@ impl Sample {
             design: Design::default(),
             ids: Vec::new(),
             credit: Vec::new(),
+            group: Vec::new(),
+            group_names: Vec::new(),
+            group_index: Default::default(),
             replays,
         }
     }
@@ -97,6 +106,17 @@ impl Sample {
         self.design.push(&self.strata.key(item), cluster);
         self.ids.push(item.id.as_str().into());
         self.credit.push(outcome(item).credit);
+        let name = item.group.as_deref().unwrap_or(NO_GROUP);
+        let g = match self.group_index.get(name) {
+            Some(&g) => g,
+            None => {
+                let g = self.group_names.len() as u32;
+                self.group_index.insert(name.to_string(), g);
+                self.group_names.push(name.to_string());
+                g
+            }
+        };
+        self.group.push(g);
         for r in &mut self.replays {
             r.push(item);
         }
@@ -125,6 +145,16 @@ impl Sample {
     /// The items' credits, in scoring order.
     pub fn credits(&self) -> &[f64] {
         &self.credit
+    }
+
+    /// Each item's group, an index into `group_names`, in scoring order.
+    pub fn groups(&self) -> &[u32] {
+        &self.group
+    }
+
+    /// The group names, in the order they first arrived.
+    pub fn group_names(&self) -> &[String] {
+        &self.group_names
     }
 
     pub fn design(&self) -> &Design {

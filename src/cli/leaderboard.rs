@@ -1,0 +1,197 @@
+//! `scorelens leaderboard FILES_OR_FOLDERS...`: many runs of one benchmark ranked with rank
+//! intervals and Holm-adjusted pairwise tests (the figures come from `scorelens::leaderboard`).
+//!
+//! A file is one run; a folder gives its runs as `score DIR` finds them (a file directly in it is
+//! one run, a subfolder one run of all its files). Runs are scored in parallel and the paired
+//! resamples drawn on every core, joined in resample order, so the output equals a single-threaded
+//! run's. Progress goes to stderr when it is a terminal.
+
+use super::found::{self, Run as Found};
+use super::{Layout, INPUT_ERROR, OK, USAGE};
+use rayon::prelude::*;
+use scorelens::leaderboard::tables::{default_figure, tables};
+use scorelens::leaderboard::{leaderboard_with, Leaderboard, Replicates};
+use scorelens::runs::Grouping;
+use scorelens::table;
+use scorelens::{BootstrapOptions, Error, Options, Run, Session};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Resamples drawn between two progress lines (on stderr, when it is a terminal).
+const PROGRESS_EVERY: u32 = 25;
+
+/// Runs `scorelens leaderboard`.
+pub fn run(
+    paths: &[PathBuf],
+    opts: &Options,
+    by: Option<&str>,
+    boot: BootstrapOptions,
+    json: bool,
+    layout: Layout,
+) -> i32 {
+    if let Err(e) = Session::new(opts) {
+        eprintln!("scorelens: {e}");
+        return USAGE;
+    }
+    // Runs are found as `score` and `compare` find them.
+    let sources = match found::gather(paths, Grouping::Found) {
+        Ok(g) => {
+            found::note_ignored(&g.ignored);
+            g.runs
+        }
+        Err(e) => {
+            eprintln!("scorelens: {e}");
+            return USAGE;
+        }
+    };
+    let mut seen = std::collections::HashSet::new();
+    if let Some(s) = sources.iter().find(|s| !seen.insert(s.name.as_str())) {
+        eprintln!(
+            "scorelens: two runs are named {}; give each run once",
+            s.name
+        );
+        return USAGE;
+    }
+    let scored: Vec<Result<Run, String>> = sources.par_iter().map(|s| score(s, opts)).collect();
+    let mut runs = Vec::with_capacity(scored.len());
+    let mut left_out = Vec::new();
+    for (source, result) in sources.iter().zip(scored) {
+        match result {
+            Ok(r) => runs.push(r),
+            Err(e) => {
+                eprintln!("scorelens: {}: not ranked: {e}", source.name);
+                left_out.push(format!("{} is not ranked: {e}", source.name));
+            }
+        }
+    }
+    if runs.len() < 2 {
+        eprintln!(
+            "scorelens: a leaderboard needs two runs or more; {} could be scored",
+            runs.len()
+        );
+        return INPUT_ERROR;
+    }
+    let done = AtomicU32::new(0);
+    let shown = std::io::stderr().is_terminal();
+    let mut l = leaderboard_with(&runs, &boot, |joined, b| {
+        // Each core draws a contiguous range of resamples, handed back in resample order.
+        let parts: Vec<Vec<Replicates>> = scorelens::session::spread(b.resamples, |r| {
+            let mut parts = Vec::new();
+            for start in r.clone().step_by(PROGRESS_EVERY as usize) {
+                let end = (start + PROGRESS_EVERY).min(r.end);
+                parts.push(joined.draws(b, start..end));
+                let now = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
+                if shown {
+                    eprint!("\rscorelens: {now} of {} paired resamples", b.resamples);
+                }
+            }
+            parts
+        });
+        if shown {
+            eprint!("\r{:60}\r", "");
+        }
+        // Each thread's slices in order, the threads in resample order.
+        parts.into_iter().flatten().collect()
+    });
+    l.notes.extend(left_out);
+    if l.common == 0 {
+        eprintln!("scorelens: the runs share no item id, so there is nothing to rank");
+        return INPUT_ERROR;
+    }
+    let figure = match by {
+        Some(f) => f.to_string(),
+        None => default_figure(&l).unwrap_or_default().to_string(),
+    };
+    let Some(t) = tables(&l, &figure) else {
+        let names: Vec<&str> = l
+            .figures
+            .iter()
+            .chain(&l.subsets)
+            .map(|b| b.figure.as_str())
+            .collect();
+        eprintln!(
+            "scorelens: no figure `{figure}` is ranked; the figures every run has are {}",
+            names.join(", ")
+        );
+        return USAGE;
+    };
+    let text = if json {
+        l.to_json() + "\n"
+    } else {
+        match layout {
+            Layout::Table => header(&l) + &super::tables::layout(&t) + &notes(&l),
+            Layout::Csv => table::csv(&t),
+            Layout::Markdown => table::markdown(&t),
+            Layout::Html => {
+                eprintln!(
+                    "scorelens: the leaderboard has no HTML layout yet; use --format markdown"
+                );
+                return USAGE;
+            }
+        }
+    };
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    OK
+}
+
+/// Scores one run, keeping its sample for the paired bootstrap.
+fn score(s: &Found, opts: &Options) -> Result<Run, String> {
+    let sources = super::open(&s.files)?;
+    let run = scorelens::score_run(&s.name, sources, opts).map_err(|e| match e {
+        Error::NoItems(_) => "no item could be scored".to_string(),
+        other => other.to_string(),
+    })?;
+    if !run.report.warnings.is_empty() {
+        eprintln!(
+            "warning: {}: {} warnings; `scorelens score` on it lists them",
+            s.name,
+            run.report.warnings.len()
+        );
+    }
+    Ok(run)
+}
+
+fn header(l: &Leaderboard) -> String {
+    let b = &l.bootstrap;
+    let mut out = format!(
+        "scorelens leaderboard · {} runs · {} shared items · {} {} resamples, seed {}, {:.0}% \
+         intervals, strata {} ({})\n",
+        l.runs.len(),
+        l.common,
+        b.resamples,
+        b.method,
+        b.seed,
+        b.level * 100.0,
+        b.strata,
+        b.strata_count
+    );
+    out += &format!("  ranks: {}\n  tests: {}\n", l.tie_rule, b.adjustment);
+    out
+}
+
+fn notes(l: &Leaderboard) -> String {
+    let mut out = String::new();
+    for o in l.not_shared.iter().filter(|o| o.count > 0) {
+        let more = o.count.saturating_sub(o.ids.len() as u64);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out += &format!(
+            "\nnote: {} items of {} are missing from another run and are not ranked: {}{tail}",
+            o.count,
+            o.run,
+            o.ids.join(", ")
+        );
+    }
+    for n in &l.notes {
+        out += &format!("\nnote: {n}");
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,146 @@
+//! From the replicates to the boards: each column's standings (values, intervals, ranks) and pairs.
+
+use super::join::Joined;
+use super::pairs::{adjust, own_interval, pair};
+use super::rank::{competition, Better, RankCounts};
+use super::{mcnemar, Board, Standing};
+
+/// The figure every run has whose `metrics.accuracy` pairs McNemar's test decides.
+const ACCURACY: &str = "metrics.accuracy";
+
+/// The boards of the headline figures and of the subsets, and notes on figures left out.
+pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String>) {
+    let n = j.runs.len();
+    let cols = j.columns();
+    let point = j.point();
+    let resamples = values.len().checked_div(cols * n).unwrap_or(0);
+    // values at (b, column, run).
+    let at = |b: usize, k: usize, r: usize| values.get((b * cols + k) * n + r).copied();
+    // One column at a time, run by run (run r's resamples contiguous): the pairs read two runs'
+    // rows front to back instead of striding across every column of every resample.
+    let mut by_run = vec![f64::NAN; n * resamples];
+    let mut notes = Vec::new();
+    let mut figures = Vec::new();
+    let mut subsets = Vec::new();
+    for k in 0..cols {
+        let (name, subset) = match j.figures.get(k) {
+            Some((name, _)) => (name.clone(), None),
+            None => {
+                let g = k - j.figures.len();
+                let s = j.subsets.get(g).cloned().unwrap_or_default();
+                (format!("subsets.{s}.accuracy"), Some(g as u32))
+            }
+        };
+        let points: Vec<f64> = (0..n)
+            .map(|r| point.get(k * n + r).copied().unwrap_or(f64::NAN))
+            .collect();
+        if let Some(r) = points.iter().position(|v| v.is_nan()) {
+            // A figure no resample could rank fairly: some run has no value at all.
+            if subset.is_none() && points.iter().any(|v| !v.is_nan()) {
+                let run = j.runs.get(r).map_or("", |x| x.name.as_str());
+                notes.push(format!("{name} is left out: {run} has no value for it"));
+            }
+            continue;
+        }
+        let better = if subset.is_some() {
+            Better::Higher
+        } else {
+            Better::of(&name)
+        };
+        for b in 0..resamples {
+            for r in 0..n {
+                if let Some(slot) = by_run.get_mut(r * resamples + b) {
+                    *slot = at(b, k, r).unwrap_or(f64::NAN);
+                }
+            }
+        }
+        let row_of = |r: usize| {
+            by_run
+                .get(r * resamples..(r + 1) * resamples)
+                .unwrap_or_default()
+        };
+        // Ranks in every resample.
+        let mut counts = vec![RankCounts::new(n); n];
+        let (mut order, mut ranks, mut row) = (Vec::new(), Vec::new(), Vec::with_capacity(n));
+        for b in 0..resamples {
+            row.clear();
+            row.extend((0..n).map(|r| at(b, k, r).unwrap_or(f64::NAN)));
+            competition(&row, better, &mut order, &mut ranks);
+            for (c, &rank) in counts.iter_mut().zip(&ranks) {
+                c.add(rank);
+            }
+        }
+        competition(&points, better, &mut order, &mut ranks);
+        let mut standings: Vec<Standing> = (0..n)
+            .map(|r| {
+                let (lo, hi, undefined) = own_interval(row_of(r).iter().copied());
+                let s = counts.get(r).and_then(RankCounts::summary);
+                let rank = ranks.get(r).copied().unwrap_or(0);
+                Standing {
+                    run: j.runs.get(r).map(|x| x.name.clone()).unwrap_or_default(),
+                    value: points.get(r).copied().unwrap_or(f64::NAN),
+                    lo,
+                    hi,
+                    rank,
+                    rank_median: s.map_or(rank, |s| s.median),
+                    rank_lo: s.map_or(rank, |s| s.lo),
+                    rank_hi: s.map_or(rank, |s| s.hi),
+                    undefined,
+                }
+            })
+            .collect();
+        let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
+        for a in 0..n {
+            for b in a + 1..n {
+                let table = match subset {
+                    Some(g) => Some(mcnemar(j, a, b, |s| j.subset_of.get(s) == Some(&g))),
+                    None if name == ACCURACY => Some(mcnemar(j, a, b, |_| true)),
+                    None => None,
+                };
+                let names = (
+                    standings.get(a).map_or("", |s| s.run.as_str()),
+                    standings.get(b).map_or("", |s| s.run.as_str()),
+                );
+                let pv = (
+                    points.get(a).copied().unwrap_or(f64::NAN),
+                    points.get(b).copied().unwrap_or(f64::NAN),
+                );
+                let both = row_of(a).iter().copied().zip(row_of(b).iter().copied());
+                pairs.push(pair(names, pv, both, table, better));
+            }
+        }
+        if subset.is_none() {
+            adjust(pairs.iter_mut());
+        }
+        // Best first; ties keep the runs' order (a stable sort).
+        standings.sort_by_key(|s| s.rank);
+        let board = Board {
+            figure: name,
+            higher_is_better: better == Better::Higher,
+            standings,
+            pairs,
+            leader: None,
+        };
+        match subset {
+            Some(_) => subsets.push(board),
+            None => figures.push(board),
+        }
+    }
+    // One family for every subset's pairs: "leads on subset X" must survive the number of subsets.
+    adjust(subsets.iter_mut().flat_map(|b| b.pairs.iter_mut()));
+    for b in figures.iter_mut().chain(subsets.iter_mut()) {
+        b.leader = leader(b);
+    }
+    (figures, subsets, notes)
+}
+
+/// The run ranked first alone that differs from, and beats, every other run.
+fn leader(b: &Board) -> Option<String> {
+    let first = b.standings.first()?;
+    let alone = b.standings.get(1).is_none_or(|s| s.rank > first.rank);
+    let beats_all = b.pairs.iter().all(|p| {
+        (p.a != first.run && p.b != first.run)
+            || (p.differs && p.better.as_deref() == Some(first.run.as_str()))
+    });
+    (alone && beats_all && b.standings.len() > 1).then(|| first.run.clone())
+}
