@@ -292,7 +292,7 @@ fn each_profile_leads_with_its_headline() {
         };
         let opts = Options {
             profile: profile.map(String::from),
-            strict: false,
+            ..Options::default()
         };
         let r = score(&[input], &opts).unwrap();
         let paths: Vec<String> = headline(&r).into_iter().map(|f| f.path).collect();
