@@ -4,7 +4,8 @@
 // 2. Writes samples/index.json, the list the "try a sample" buttons show: each file directly in
 //    samples/ is a sample, each folder is one sample. A folder's files are read as one run,
 //    unless each is a canonical file whose header names a different model: then they are models
-//    to compare, one run each (`together: false`).
+//    to compare, one run each (`together: false`). Each says what it is (`about`, from
+//    samples/about.json; a sample without a line there fails the build).
 // 3. Writes the offline cache list and a version into sw.js.
 // First it minifies wasm-bindgen's JS glue with terser (Trunk's own minifier fails on its
 // `export default`): 9.1 -> 6.9 KB gzip for the page (docs/performance.md, page weight).
@@ -88,7 +89,9 @@ function separateModels(files) {
 const samplesDir = join(stage, 'samples');
 const samples = [];
 if (existsSync(samplesDir)) {
-  const skip = (name) => name.startsWith('.') || name === 'index.json' || /\.(md|txt|py)$/i.test(name);
+  const skip = (name) => name.startsWith('.') || ['index.json', 'about.json'].includes(name) || /\.(md|txt|py)$/i.test(name);
+  const aboutPath = join(samplesDir, 'about.json');
+  const about = existsSync(aboutPath) ? JSON.parse(readFileSync(aboutPath, 'utf8')) : {};
   for (const e of readdirSync(samplesDir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (skip(e.name)) continue;
     const p = join(samplesDir, e.name);
@@ -96,8 +99,13 @@ if (existsSync(samplesDir)) {
       ? walk(p).filter((f) => !skip(relative(p, f))).sort()
       : [p];
     if (files.length === 0) continue;
+    if (typeof about[e.name] !== 'string') {
+      console.error(`postbuild: samples/about.json says nothing about the sample ${e.name}`);
+      process.exit(1);
+    }
     samples.push({
       name: e.name,
+      about: about[e.name],
       files: files.map((f) => relative(samplesDir, f).split('\\').join('/')),
       bytes: files.reduce((n, f) => n + statSync(f).size, 0),
       together: !separateModels(files),

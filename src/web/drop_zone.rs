@@ -14,6 +14,9 @@ use web_sys::{File, FileList, HtmlInputElement};
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 struct Sample {
     name: String,
+    /// What the sample is, in a few words (samples/about.json).
+    #[serde(default)]
+    about: String,
     files: Vec<String>,
     bytes: f64,
     /// Read the files as one run; false for files of different models, to compare.
@@ -140,11 +143,12 @@ pub fn DropZone() -> impl IntoView {
                 <div class="samples" role="group" aria-label="Samples">
                     <span class="muted">"Try a sample: "</span>
                     {move || samples.get().into_iter().map(|s| {
-                        let title = format!("{} ({})", s.files.join(", "), super::fmt::bytes(s.bytes));
-                        let (name, key) = (s.name.clone(), s.name.clone());
+                        let title = format!("{}: {} ({})", s.about, s.files.join(", "), super::fmt::bytes(s.bytes));
+                        let (name, key, about) = (s.name.clone(), s.name.clone(), s.about.clone());
                         view! {
                             <button class="sample" title=title data-sample=key on:click=move |_| try_sample(s.clone())>
-                                {name}
+                                <span class="sample-about">{about}</span>
+                                <span class="sample-file">{name}</span>
                             </button>
                         }
                     }).collect_view()}

@@ -4,6 +4,7 @@
 // accuracy. The first card shows the CLI's figure, and its tooltip says how it is made from the
 // file's own counts.
 import { after, before, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert, cli, open, pick, SAMPLES, settled, setup } from './harness.mjs';
 
@@ -55,6 +56,25 @@ test('each profile\'s first card is its headline, with the CLI\'s figure and how
     // Every card says how it is made; none repeats another.
     assert.ok(cards.every((c) => c.tip && c.tip.length > 20), `${name}: every card has a tooltip`);
     assert.equal(new Set(cards.map((c) => c.key)).size, cards.length, `${name}: no card twice`);
+  }
+  await t.done();
+});
+
+test('each sample button says what the sample is', async () => {
+  const t = await open(env);
+  const { page } = t;
+  const about = JSON.parse(readFileSync(join(SAMPLES, 'about.json'), 'utf8'));
+  const buttons = await page.$$eval('button.sample', (bs) => bs.map((b) => ({
+    key: b.dataset.sample,
+    about: b.querySelector('.sample-about')?.textContent,
+    file: b.querySelector('.sample-file')?.textContent,
+    title: b.title,
+  })));
+  assert.ok(buttons.length >= 10);
+  for (const b of buttons) {
+    assert.equal(b.about, about[b.key], `${b.key}: its description`);
+    assert.ok(b.about.length > 5 && b.file === b.key, `${b.key}: says what it is, then its file`);
+    assert.ok(b.title.startsWith(`${b.about}: `), `${b.key}: the title too`);
   }
   await t.done();
 });
