@@ -82,6 +82,18 @@ pub struct RunSummary {
     pub items: u64,
 }
 
+impl RunSummary {
+    /// What a comparison or a leaderboard says of a run it read.
+    pub fn of(r: &Run) -> RunSummary {
+        RunSummary {
+            name: r.name.clone(),
+            model: r.report.model.clone(),
+            profile: r.report.profile.clone(),
+            items: r.report.items,
+        }
+    }
+}
+
 /// Items of one run missing from others.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OnlyIn {
@@ -172,15 +184,7 @@ pub fn compare_with(
     }
     Comparison {
         schema: SCHEMA.to_string(),
-        runs: runs
-            .iter()
-            .map(|r| RunSummary {
-                name: r.name.clone(),
-                model: r.report.model.clone(),
-                profile: r.report.profile.clone(),
-                items: r.report.items,
-            })
-            .collect(),
+        runs: runs.iter().map(RunSummary::of).collect(),
         only_in: only_in(runs),
         bootstrap: Settings {
             method: "paired percentile".to_string(),

@@ -140,15 +140,7 @@ pub fn leaderboard_with(
     let strata_count = joined.strata.len() as u64;
     Leaderboard {
         schema: SCHEMA.to_string(),
-        runs: runs
-            .iter()
-            .map(|r| RunSummary {
-                name: r.name.clone(),
-                model: r.report.model.clone(),
-                profile: r.report.profile.clone(),
-                items: r.report.items,
-            })
-            .collect(),
+        runs: runs.iter().map(RunSummary::of).collect(),
         common: joined.common() as u64,
         not_shared: runs
             .iter()

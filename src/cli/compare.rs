@@ -122,28 +122,8 @@ fn header(c: &Comparison) -> String {
 }
 
 fn notes(c: &Comparison) -> String {
-    let mut out = String::new();
-    for o in c.only_in.iter().filter(|o| o.count > 0) {
-        let more = o.count.saturating_sub(o.ids.len() as u64);
-        let tail = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        out += &format!(
-            "\nnote: {} items are only in {}: {}{tail}",
-            o.count,
-            o.run,
-            o.ids.join(", ")
-        );
-    }
-    for n in &c.notes {
-        out += &format!("\nnote: {n}");
-    }
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    out
+    let say = |n: u64, run: &str| format!("{n} items are only in {run}");
+    tables::missing_notes(&c.only_in, say, &c.notes)
 }
 
 /// Per pair: the deltas, then McNemar's table.

@@ -172,26 +172,8 @@ fn header(l: &Leaderboard) -> String {
 }
 
 fn notes(l: &Leaderboard) -> String {
-    let mut out = String::new();
-    for o in l.not_shared.iter().filter(|o| o.count > 0) {
-        let more = o.count.saturating_sub(o.ids.len() as u64);
-        let tail = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        out += &format!(
-            "\nnote: {} items of {} are missing from another run and are not ranked: {}{tail}",
-            o.count,
-            o.run,
-            o.ids.join(", ")
-        );
-    }
-    for n in &l.notes {
-        out += &format!("\nnote: {n}");
-    }
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    out
+    let say = |n: u64, run: &str| {
+        format!("{n} items of {run} are missing from another run and are not ranked")
+    };
+    super::tables::missing_notes(&l.not_shared, say, &l.notes)
 }

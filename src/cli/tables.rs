@@ -281,3 +281,33 @@ pub fn layout(tables: &[Table]) -> String {
     }
     out
 }
+
+/// The notes under a comparison or a leaderboard: per run, its items the others lack (`say`
+/// words the count and the run), then the other notes; empty when there is nothing to say.
+pub fn missing_notes(
+    lists: &[scorelens::compare::OnlyIn],
+    say: impl Fn(u64, &str) -> String,
+    notes: &[String],
+) -> String {
+    let mut out = String::new();
+    for o in lists.iter().filter(|o| o.count > 0) {
+        let more = o.count.saturating_sub(o.ids.len() as u64);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out += &format!(
+            "\nnote: {}: {}{tail}",
+            say(o.count, &o.run),
+            o.ids.join(", ")
+        );
+    }
+    for n in notes {
+        out += &format!("\nnote: {n}");
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
