@@ -43,7 +43,7 @@ pub fn runs(doc: &Value) -> Vec<Run> {
                 name,
                 bytes: body.as_bytes(),
             };
-            score_run(name, &[input], &Options::default()).unwrap()
+            score_run(name, [input], &Options::default()).unwrap()
         })
         .collect()
 }
