@@ -144,7 +144,7 @@ fn the_json_equals_the_librarys_single_threaded_leaderboard() {
             name: &path,
             bytes: &bytes,
         };
-        runs.push(score_run(name, &[input], &Options::default()).unwrap());
+        runs.push(score_run(name, [input], &Options::default()).unwrap());
     }
     let l = leaderboard(
         &runs,
