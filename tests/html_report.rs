@@ -164,7 +164,7 @@ fn text_from_the_files_never_becomes_markup() {
                 name: n,
                 bytes: body.as_bytes(),
             };
-            score_run(n, &[input], &Options::default()).unwrap()
+            score_run(n, [input], &Options::default()).unwrap()
         })
         .collect();
     let c = compare(
@@ -414,7 +414,7 @@ fn several_runs_have_a_summary_links_and_the_comparison() {
                 name: n,
                 bytes: body.as_bytes(),
             };
-            score_run(n, &[input], &Options::default()).unwrap()
+            score_run(n, [input], &Options::default()).unwrap()
         })
         .collect();
     let c = compare(
@@ -483,7 +483,7 @@ fn the_cli_writes_the_renderers_bytes() {
                 name: p,
                 bytes: body.as_bytes(),
             };
-            score_run(p, &[input], &Options::default()).unwrap()
+            score_run(p, [input], &Options::default()).unwrap()
         })
         .collect();
     let boot = BootstrapOptions {

@@ -46,7 +46,7 @@ fn run(name: &str, right: impl Fn(usize) -> bool, extra: &[usize]) -> Run {
         name,
         bytes: body.as_bytes(),
     };
-    score_run(name, &[input], &Options::default()).unwrap()
+    score_run(name, [input], &Options::default()).unwrap()
 }
 
 fn hand_case(seed: u64) -> Leaderboard {
@@ -232,7 +232,7 @@ fn a_run_leads_on_a_subset_only_where_it_holds() {
             name,
             bytes: body.as_bytes(),
         };
-        score_run(name, &[input], &Options::default()).unwrap()
+        score_run(name, [input], &Options::default()).unwrap()
     };
     let runs = [wide("A", |_| true), wide("B", |i| i <= 10)];
     let l = leaderboard(

@@ -37,7 +37,7 @@ fn scored(groups: &[u8], answers: &[Vec<u8>]) -> Vec<Run> {
                 name: &name,
                 bytes: body.as_bytes(),
             };
-            score_run(&name, &[input], &Options::default()).unwrap()
+            score_run(&name, [input], &Options::default()).unwrap()
         })
         .collect()
 }
