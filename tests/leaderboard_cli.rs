@@ -214,7 +214,7 @@ fn what_cannot_be_ranked_is_a_clear_error() {
 
     let twice = scorelens(&["leaderboard", d, d]);
     assert_eq!(twice.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&twice.stderr).contains("two runs are named"));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("is given twice; give each file once"));
 
     let apart = folder("errors-apart");
     std::fs::write(apart.join("a.jsonl"), run_text(|_| true)).unwrap();

@@ -48,6 +48,15 @@ pub fn gather(paths: &[PathBuf], how: Grouping) -> io::Result<Gathered> {
             });
         }
     }
+    // A file named twice (`d d`, or a folder and a file inside it) would be read twice.
+    let mut seen = std::collections::HashSet::new();
+    for e in &entries {
+        let key = std::fs::canonicalize(&e.path).unwrap_or_else(|_| e.path.clone());
+        if !seen.insert(key) {
+            let why = format!("{} is given twice; give each file once", e.path.display());
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+        }
+    }
     let mut heads = Vec::with_capacity(entries.len());
     for e in &entries {
         let file = std::fs::File::open(&e.path)
