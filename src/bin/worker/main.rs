@@ -10,6 +10,9 @@ mod deltas;
 mod intervals;
 
 #[cfg(target_arch = "wasm32")]
+mod decode;
+
+#[cfg(target_arch = "wasm32")]
 mod file_stream;
 
 #[cfg(target_arch = "wasm32")]
