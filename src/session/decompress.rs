@@ -27,7 +27,7 @@ pub(super) fn sniff(start: &[u8]) -> Option<Compression> {
 /// The name a compressed source's content goes by: without its compression suffix, so that
 /// detection and the readers that read names (HELM's file names, a JevBench tier) see the file
 /// inside (`run.jsonl.gz` holds `run.jsonl`).
-pub(super) fn inner_name(name: &str) -> &str {
+pub fn inner_name(name: &str) -> &str {
     [".gz", ".gzip", ".zst", ".zstd"]
         .iter()
         .find_map(|ext| {

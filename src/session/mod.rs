@@ -13,7 +13,7 @@ mod source;
 mod state;
 mod utf16;
 
-pub use decompress::{decoded, encoding, peek};
+pub use decompress::{decoded, encoding, inner_name, peek};
 pub use source::Source;
 pub use state::MAX_WARNINGS;
 

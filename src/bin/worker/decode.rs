@@ -95,3 +95,17 @@ impl Decoded {
 fn unreadable(file: &File, e: io::Error) -> Stop {
     Stop::Read(format!("{}: {e}", file.name()))
 }
+
+/// `file`'s content's first `HEAD` bytes (decoded when compressed or UTF-16), for grouping files
+/// into runs; its raw first bytes when it cannot be decoded (then no reader claims it, and it is
+/// described as what it is).
+pub fn peek(file: &File, raw: Vec<u8>) -> Vec<u8> {
+    if scorelens::session::encoding(&raw).is_none() {
+        return raw;
+    }
+    let mut head = Vec::new();
+    match Decoded::open(file, &mut head) {
+        Ok(_) => head,
+        Err(_) => raw,
+    }
+}

@@ -16,6 +16,9 @@ mod decode;
 mod file_stream;
 
 #[cfg(target_arch = "wasm32")]
+mod group;
+
+#[cfg(target_arch = "wasm32")]
 mod read;
 
 #[cfg(target_arch = "wasm32")]
@@ -212,6 +215,12 @@ mod worker {
                 seed,
             } => deltas::start(seq, runs, scorelens::BootstrapOptions { resamples, seed }),
             ToWorker::StopCompare { seq } => deltas::stop(seq),
+            ToWorker::Group {
+                seq,
+                files,
+                paths,
+                how,
+            } => crate::group::start(seq, files, paths, how),
         }
     }
 
