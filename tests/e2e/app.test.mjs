@@ -171,7 +171,7 @@ test('several files: one run each, side by side, curves overlaid', async () => {
   // The second tab is the binary file's report.
   await page.locator('.tab-name').nth(1).click();
   await checkShown(page, refs[1]);
-  assert.match(await page.textContent('[data-testid=combine-offer]'), /Read them as one run/);
+  assert.match(await page.textContent('[data-testid=grouping-summary]'), /^2 runs: /, 'the line above the report says how the files were grouped');
   await page.screenshot({ path: join(OUT, 'comparison.png'), fullPage: true });
   // Closing a run removes its column.
   await page.locator('.tab-close').nth(1).click();
