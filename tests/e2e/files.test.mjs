@@ -71,15 +71,15 @@ test('UTF-16 files (little- and big-endian, and gzipped) score as the CLI scores
   await scoresAsCli(made('choice-utf16.jsonl.gz', (b) => gzipSync(utf16(b, false))));
 });
 
-test('a truncated .gz says which file could not be read, and why', async () => {
+test('a .gz cut short says which file could not be decoded, and why', async () => {
   const whole = gzipSync(readFileSync(SAMPLE));
   const path = join(OUT, 'cut.jsonl.gz');
-  writeFileSync(path, whole.subarray(0, Math.floor(whole.length / 2)));
+  writeFileSync(path, whole.subarray(0, 200));
   const t = await open(env);
   await drop(t.page, [path]);
-  assert.equal(await settled(t.page), false, 'no report from half a file');
-  const text = await t.page.textContent('[data-testid=failed]');
-  assert.match(text, /cut\.jsonl\.gz/);
+  await t.page.waitForSelector('[data-testid=not-read][open]');
+  assert.equal(await t.page.textContent('[data-testid=not-read] li'),
+    'cut.jsonl.gz: a gzip file that could not be decoded (cut short?): incomplete deflate stream');
   await t.done();
 });
 
@@ -114,9 +114,9 @@ async function tabs(page) {
 async function runAsCli(page, name, dir) {
   const ref = cliOn(dir);
   assert.equal(ref.status, 0, ref.stderr);
-  await page.locator('.tab-name', { hasText: name }).click();
+  // A tab is titled by the run's model once scored; runs of one model add the run's name.
+  if ((await tabs(page)).length > 1) await page.locator('.tab-name', { hasText: name }).click();
   assert.ok(await settled(page), `a report for ${name}`);
-  await page.waitForSelector(`.tab.selected >> text=${name}`);
   await checkShown(page, ref.report);
 }
 
@@ -124,7 +124,7 @@ test('a HELM run folder chosen is one run, with the CLI figures for the folder',
   const t = await open(env);
   await chooseFolder(t.page, HELM_RUN);
   assert.equal(await t.page.getAttribute('[data-testid=grouping]', 'data-runs'), '1');
-  assert.deepEqual(await tabs(t.page), ['simple_mcqa:model=simple_model1']);
+  assert.equal((await tabs(t.page)).length, 1);
   assert.equal(await t.page.textContent('[data-testid=grouping-summary]'), '1 run: simple_mcqa:model=simple_model1, 8 files');
   await runAsCli(t.page, 'simple_mcqa:model=simple_model1', HELM_RUN);
   await t.done();

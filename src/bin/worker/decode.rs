@@ -97,15 +97,19 @@ fn unreadable(file: &File, e: io::Error) -> Stop {
 }
 
 /// `file`'s content's first `HEAD` bytes (decoded when compressed or UTF-16), for grouping files
-/// into runs; its raw first bytes when it cannot be decoded (then no reader claims it, and it is
-/// described as what it is).
-pub fn peek(file: &File, raw: Vec<u8>) -> Vec<u8> {
-    if scorelens::session::encoding(&raw).is_none() {
-        return raw;
-    }
+/// into runs; or why it cannot be decoded, with its raw first bytes.
+pub fn peek(file: &File, raw: Vec<u8>) -> Result<Vec<u8>, (Vec<u8>, String)> {
+    let Some(kind) = scorelens::session::encoding(&raw) else {
+        return Ok(raw);
+    };
     let mut head = Vec::new();
     match Decoded::open(file, &mut head) {
-        Ok(_) => head,
-        Err(_) => raw,
+        Ok(_) => Ok(head),
+        Err(Stop::Read(why) | Stop::TooBig(why)) => {
+            let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
+            let why = format!("a {kind} file that could not be decoded (cut short?): {why}");
+            Err((raw, why))
+        }
+        Err(Stop::Cancelled) => Ok(raw),
     }
 }
