@@ -34,25 +34,30 @@ pub fn dropped(data: &DataTransfer) -> Vec<Dropped> {
         .collect()
 }
 
-/// Every file under the dropped items (files and folders), with its path, in a stable order.
+/// Every file under the dropped items (files and folders), with its path: the items in the order
+/// dropped, each folder's entries in name order, depth first (as the CLI walks a folder).
 pub async fn files(dropped: Vec<Dropped>) -> Vec<(File, String)> {
     let mut out = Vec::new();
-    let mut todo = Vec::new();
-    for d in dropped {
-        match d {
-            Dropped::Entry(entry) => todo.push(entry),
-            Dropped::File(f) if !hidden(&f.name()) => out.push((f.clone(), f.name())),
-            Dropped::File(_) => {}
-        }
-    }
-    while let Some(entry) = todo.pop() {
+    let mut todo: Vec<Dropped> = dropped.into_iter().rev().collect();
+    while let Some(item) = todo.pop() {
+        let entry = match item {
+            Dropped::File(f) => {
+                if !hidden(&f.name()) {
+                    out.push((f.clone(), f.name()));
+                }
+                continue;
+            }
+            Dropped::Entry(entry) => entry,
+        };
         let path = entry.full_path().trim_start_matches('/').to_string();
         if hidden(&path) {
             continue;
         }
         if entry.is_directory() {
             let dir: FileSystemDirectoryEntry = entry.unchecked_into();
-            todo.extend(read_dir(&dir).await);
+            let mut inside = read_dir(&dir).await;
+            inside.sort_by_key(|e| e.name());
+            todo.extend(inside.into_iter().rev().map(Dropped::Entry));
         } else if entry.is_file() {
             let file: FileSystemFileEntry = entry.unchecked_into();
             if let Some(f) = file_of(&file).await {
@@ -60,7 +65,6 @@ pub async fn files(dropped: Vec<Dropped>) -> Vec<(File, String)> {
             }
         }
     }
-    out.sort_by(|a, b| a.1.cmp(&b.1));
     out
 }
 
