@@ -34,8 +34,9 @@ pub fn dropped(data: &DataTransfer) -> Vec<Dropped> {
         .collect()
 }
 
-/// Every file under the dropped items (files and folders), with its path: the items in the order
-/// dropped, each folder's entries in name order, depth first (as the CLI walks a folder).
+/// Every file under the dropped items (files and folders), with its path, in the order dropped;
+/// the worker puts a folder's files in path order (src/bin/worker/group.rs), so the page carries
+/// no sort.
 pub async fn files(dropped: Vec<Dropped>) -> Vec<(File, String)> {
     let mut out = Vec::new();
     let mut todo: Vec<Dropped> = dropped.into_iter().rev().collect();
@@ -55,9 +56,7 @@ pub async fn files(dropped: Vec<Dropped>) -> Vec<(File, String)> {
         }
         if entry.is_directory() {
             let dir: FileSystemDirectoryEntry = entry.unchecked_into();
-            let mut inside = read_dir(&dir).await;
-            inside.sort_by_key(|e| e.name());
-            todo.extend(inside.into_iter().rev().map(Dropped::Entry));
+            todo.extend(read_dir(&dir).await.into_iter().rev().map(Dropped::Entry));
         } else if entry.is_file() {
             let file: FileSystemFileEntry = entry.unchecked_into();
             if let Some(f) = file_of(&file).await {
@@ -108,7 +107,7 @@ fn call(this: &JsValue, method: &str) -> Promise {
 /// Files chosen with the folder chooser (`webkitdirectory`), with their paths from the folder's
 /// name on (`webkitRelativePath`); hidden ones skipped.
 pub fn chosen(files: Vec<File>) -> Vec<(File, String)> {
-    let mut out: Vec<(File, String)> = files
+    files
         .into_iter()
         .map(|f| {
             let path = Reflect::get(&f, &"webkitRelativePath".into())
@@ -119,7 +118,5 @@ pub fn chosen(files: Vec<File>) -> Vec<(File, String)> {
             (f, path)
         })
         .filter(|(_, path)| !hidden(path))
-        .collect();
-    out.sort_by(|a, b| a.1.cmp(&b.1));
-    out
+        .collect()
 }

@@ -26,14 +26,31 @@ pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) 
                 raw
             }));
         }
+        // Files dropped one by one keep their order; a folder's follow in path order, as the
+        // CLI walks a folder (the browser lists a folder's entries in no set order).
+        let mut order: Vec<usize> = (0..paths.len()).collect();
+        order.sort_by_key(|&i| {
+            (
+                paths[i].contains('/'),
+                paths[i].contains('/').then(|| &paths[i]),
+            )
+        });
         // Readers that go by names see the file inside (`run.jsonl.gz` holds `run.jsonl`).
-        let inner: Vec<&str> = paths.iter().map(|p| inner_name(p)).collect();
-        let offered: Vec<Offered<'_>> = inner
+        let offered: Vec<Offered<'_>> = order
             .iter()
-            .zip(&heads)
-            .map(|(path, head)| Offered { path, head })
+            .map(|&i| Offered {
+                path: inner_name(&paths[i]),
+                head: &heads[i],
+            })
             .collect();
         let mut found = find(&offered, how);
+        // Back to the indices the page sent.
+        for run in &mut found.runs {
+            run.files.iter_mut().for_each(|i| *i = order[*i]);
+        }
+        for (i, _) in &mut found.ignored {
+            *i = order[*i];
+        }
         for (i, why) in undecoded {
             if let Some(entry) = found.ignored.iter_mut().find(|(j, _)| *j == i) {
                 entry.1 = why;
