@@ -8,6 +8,7 @@
 //! set aside with their reason, and never stop the rest.
 
 use crate::formats::{self, Format};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The format of HELM's files that describe a run or a suite and hold nothing to score.
@@ -22,7 +23,7 @@ pub struct Offered<'a> {
 }
 
 /// How the user wants the files grouped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Grouping {
     /// By what the files say (the default).
     #[default]
@@ -34,14 +35,14 @@ pub enum Grouping {
 }
 
 /// One run: a name and the indices of its files in the order offered.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FoundRun {
     pub name: String,
     pub files: Vec<usize>,
 }
 
 /// What grouping found: the runs in a stable order, and the files set aside (index, reason).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Found {
     pub runs: Vec<FoundRun>,
     pub ignored: Vec<(usize, String)>,

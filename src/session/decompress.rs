@@ -27,7 +27,7 @@ pub(super) fn sniff(start: &[u8]) -> Option<Compression> {
 /// The name a compressed source's content goes by: without its compression suffix, so that
 /// detection and the readers that read names (HELM's file names, a JevBench tier) see the file
 /// inside (`run.jsonl.gz` holds `run.jsonl`).
-pub(super) fn inner_name(name: &str) -> &str {
+pub fn inner_name(name: &str) -> &str {
     [".gz", ".gzip", ".zst", ".zstd"]
         .iter()
         .find_map(|ext| {
@@ -105,19 +105,36 @@ impl<R: BufRead> Read for ZstdFrames<R> {
     }
 }
 
-/// The first `HEAD` bytes of what `read` holds, decoded as the session would decode them (gzip,
-/// zstd, UTF-16), and the name its content goes by: for grouping files into runs before any is
-/// read.
-pub fn peek(name: &str, read: impl Read + Send) -> io::Result<(String, Vec<u8>)> {
+/// What `start` (a source's first bytes, at least 4 of them when it has them) shows the source
+/// is compressed or encoded with, in a user's words: such a source is read through `decoded`.
+pub fn encoding(start: &[u8]) -> Option<&'static str> {
+    sniff(start).map(|kind| match kind {
+        Compression::Gzip => "gzip",
+        Compression::Zstd => "zstd",
+        Compression::Utf16(_) => "UTF-16",
+    })
+}
+
+/// `read`'s bytes as the readers see them: decoded (gzip, zstd) and transcoded (UTF-16) as they
+/// are read, or as they are when neither. For callers that push a source's bytes into the
+/// session themselves (`Session::add`): the browser's worker.
+pub fn decoded<'a>(read: impl Read + Send + 'a) -> io::Result<Box<dyn Read + Send + 'a>> {
     let mut read = read;
     let mut start = Vec::with_capacity(4);
     (&mut read).take(4).read_to_end(&mut start)?;
     let kind = sniff(&start);
     let whole = io::Cursor::new(start).chain(read);
-    let mut decoded: Box<dyn Read + Send> = match kind {
-        None => Box::new(whole),
-        Some(kind) => decode(kind, whole)?,
-    };
+    match kind {
+        None => Ok(Box::new(whole)),
+        Some(kind) => decode(kind, whole),
+    }
+}
+
+/// The first `HEAD` bytes of what `read` holds, decoded as the session would decode them (gzip,
+/// zstd, UTF-16), and the name its content goes by: for grouping files into runs before any is
+/// read.
+pub fn peek(name: &str, read: impl Read + Send) -> io::Result<(String, Vec<u8>)> {
+    let mut decoded = decoded(read)?;
     let mut head = Vec::with_capacity(crate::formats::HEAD);
     (&mut decoded)
         .take(crate::formats::HEAD as u64)

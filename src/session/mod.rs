@@ -13,7 +13,7 @@ mod source;
 mod state;
 mod utf16;
 
-pub use decompress::peek;
+pub use decompress::{decoded, encoding, inner_name, peek};
 pub use source::Source;
 pub use state::MAX_WARNINGS;
 
@@ -180,8 +180,10 @@ impl Session {
     /// Starts a source whose bytes the caller pushes as they arrive: `head` is its first bytes
     /// (`formats::HEAD` of them, or all when shorter), which detect the format; `len` its size
     /// when known, which sizes the seen-id set.
+    /// A compressed source's `head` and chunks are its decoded bytes (`decoded`); its `name`
+    /// may keep the compression's suffix, which detection looks past.
     pub fn add(&mut self, name: &str, head: &[u8], len: Option<u64>) -> Feed<'_> {
-        let format = formats::detect(name, head);
+        let format = formats::detect(decompress::inner_name(name), head);
         self.begin(name, head, len, format, true);
         Feed {
             format: format.map(|f| f.name()),

@@ -4,6 +4,7 @@
 use super::client;
 use super::comparison::Comparison;
 use super::drop_zone::DropZone;
+use super::grouping::GroupingLine;
 use super::progress::Progress;
 use super::report_view::ReportView;
 use super::state::{AppState, Run, Status};
@@ -32,6 +33,7 @@ pub fn App() -> impl IntoView {
         </header>
         <main data-testid="app" data-status=move || state.status()>
             <DropZone />
+            <GroupingLine />
             <Show when=has_runs>
                 <Tabs />
                 <ActiveRun />
@@ -48,7 +50,6 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Tabs() -> impl IntoView {
     let state = super::state::use_state();
-    let combine_offer = move || state.last_drop.with(|ids| ids.len() > 1);
     view! {
         <nav class="tabs" aria-label="Runs">
             <For
@@ -63,18 +64,6 @@ fn Tabs() -> impl IntoView {
                 <RunTab id=run.id title=name />
             </For>
         </nav>
-        <Show when=combine_offer>
-            <p class="hint" data-testid="combine-offer">
-                "Each file was scored as its own run. "
-                <button
-                    class="link"
-                    on:click=move |_| client::combine(state, state.last_drop.get_untracked())
-                >
-                    "Read them as one run"
-                </button>
-                " (for formats that spread one run over several files)."
-            </p>
-        </Show>
     }
 }
 

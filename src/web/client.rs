@@ -238,6 +238,11 @@ fn receive(msg: FromWorker) {
                 *s = None;
             }
         }),
+        FromWorker::Grouped {
+            seq,
+            found,
+            summary,
+        } => super::grouping::grouped(state, seq, found, summary),
         FromWorker::Panicked { error } => crashed(error),
     }
 }
@@ -321,17 +326,8 @@ fn score(run: u32, profile: Option<String>) {
     });
 }
 
-fn label(files: &[File]) -> String {
-    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
-    names.join(" + ")
-}
-
-/// Adds runs for dropped or picked files: one run for all when `together`, else one per file.
-pub fn add(state: AppState, files: Vec<File>, together: bool) {
-    if files.is_empty() {
-        return;
-    }
-    // A new drop replaces the runs still being read: they stop, and their tabs go.
+/// Stops the runs still being read: a new drop replaces them, and their tabs go.
+pub fn stop_reading(state: AppState) {
     let busy: Vec<u32> = state.runs.with_untracked(|runs| {
         runs.iter()
             .filter(|r| matches!(r.status, Status::Waiting | Status::Reading { .. }))
@@ -341,30 +337,39 @@ pub fn add(state: AppState, files: Vec<File>, together: bool) {
     for run in busy {
         close(state, run);
     }
-    let groups: Vec<Vec<File>> = if together || files.len() == 1 {
-        vec![files]
-    } else {
-        files.into_iter().map(|f| vec![f]).collect()
-    };
+}
+
+/// Asks the worker to group files into runs (src/web/grouping.rs makes them).
+pub fn group(seq: u32, files: &[(File, String)], how: crate::runs::Grouping) {
+    send(&ToWorker::Group {
+        seq,
+        files: files.iter().map(|(f, _)| f).collect(),
+        paths: files.iter().map(|(_, p)| p.clone()).collect(),
+        how,
+    });
+}
+
+/// Adds and scores one run per (name, files); the first is shown. Their ids.
+pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>)>) -> Vec<u32> {
     let mut ids = Vec::new();
-    for group in groups {
+    for (label, files) in runs {
         let id = next_id();
         let run = Run {
             id,
-            label: label(&group),
-            files: group.len(),
+            label,
+            files: files.len(),
             profile: None,
             status: Status::Waiting,
         };
-        FILES.with_borrow_mut(|f| f.insert(id, group));
+        FILES.with_borrow_mut(|f| f.insert(id, files));
         state.runs.update(|runs| runs.push(run));
         score(id, None);
         ids.push(id);
     }
-    state.active.set(ids.first().copied());
-    state
-        .last_drop
-        .set(if ids.len() > 1 { ids } else { Vec::new() });
+    if let Some(&first) = ids.first() {
+        state.active.set(Some(first));
+    }
+    ids
 }
 
 /// Scores a run again under another profile (`None`: the file decides).
@@ -389,22 +394,11 @@ pub fn close(state: AppState, run: u32) {
         m.remove(&run);
     });
     state.runs.update(|runs| runs.retain(|r| r.id != run));
-    state.last_drop.update(|ids| ids.retain(|&i| i != run));
     if state.active.get_untracked() == Some(run) {
         state
             .active
             .set(state.runs.with_untracked(|r| r.last().map(|r| r.id)));
     }
-}
-
-/// Replaces the given runs by one run that reads all their files together.
-pub fn combine(state: AppState, runs: Vec<u32>) {
-    let mut files = Vec::new();
-    for &run in &runs {
-        files.extend(FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default()));
-        close(state, run);
-    }
-    add(state, files, true);
 }
 
 /// Asks the worker for a page of a run's items.

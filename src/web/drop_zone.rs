@@ -2,7 +2,10 @@
 //! each sample the site ships (listed in `samples/index.json`, written at build time).
 
 use super::client;
+use super::folders;
+use super::grouping::offer;
 use super::state::use_state;
+use crate::runs::Grouping;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::Deserialize;
@@ -66,6 +69,7 @@ pub fn DropZone() -> impl IntoView {
     let over = RwSignal::new(false);
     let samples = RwSignal::new(Vec::<Sample>::new());
     let input = NodeRef::<leptos::html::Input>::new();
+    let folder_input = NodeRef::<leptos::html::Input>::new();
     spawn_local(async move {
         match manifest().await {
             Ok(list) => samples.set(list),
@@ -76,8 +80,13 @@ pub fn DropZone() -> impl IntoView {
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         over.set(false);
-        let files = list(ev.data_transfer().and_then(|d| d.files()));
-        client::add(state, files, state.combine.get_untracked());
+        let Some(data) = ev.data_transfer() else {
+            return;
+        };
+        let dropped = folders::dropped(&data);
+        spawn_local(async move {
+            offer(state, folders::files(dropped).await, Grouping::Found);
+        });
     };
     let on_pick = move |ev: web_sys::Event| {
         let Some(el) = ev
@@ -86,9 +95,10 @@ pub fn DropZone() -> impl IntoView {
         else {
             return;
         };
-        let files = list(el.files());
+        // Files chosen one by one go by their names; a chosen folder's by their paths in it.
+        let files = folders::chosen(list(el.files()));
         el.set_value("");
-        client::add(state, files, state.combine.get_untracked());
+        offer(state, files, Grouping::Found);
     };
     // The scoring worker (its wasm fetched and compiled) starts while the user chooses a file
     // or drags one over the page, so that the first drop does not wait for it.
@@ -98,10 +108,24 @@ pub fn DropZone() -> impl IntoView {
             el.click();
         }
     };
+    let open_folder = move |_| {
+        client::warm_up();
+        if let Some(el) = folder_input.get() {
+            el.click();
+        }
+    };
     let try_sample = move |sample: Sample| {
         spawn_local(async move {
             match sample_files(&sample).await {
-                Ok(files) => client::add(state, files, sample.together),
+                Ok(files) => {
+                    let paths = sample.files.iter().cloned();
+                    let how = if sample.together {
+                        Grouping::OneRun
+                    } else {
+                        Grouping::PerFile
+                    };
+                    offer(state, files.into_iter().zip(paths).collect(), how)
+                }
                 Err(e) => web_sys::console::error_2(&"scorelens: sample not loaded".into(), &e),
             }
         })
@@ -117,7 +141,7 @@ pub fn DropZone() -> impl IntoView {
             on:dragleave=move |_| over.set(false)
             on:drop=on_drop
         >
-            <p class="drop-title">"Drop predictions files here"</p>
+            <p class="drop-title">"Drop predictions files or a folder here"</p>
             <p class="drop-sub">
                 <button class="primary" on:click=open_picker>"Choose files…"</button>
                 <input
@@ -130,15 +154,19 @@ pub fn DropZone() -> impl IntoView {
                     data-testid="file-input"
                     on:change=on_pick
                 />
-            </p>
-            <label class="together">
+                " "
+                <button on:click=open_folder>"Choose a folder…"</button>
                 <input
-                    type="checkbox"
-                    prop:checked=move || state.combine.get()
-                    on:change=move |ev| state.combine.set(event_target_checked(&ev))
+                    node_ref=folder_input
+                    type="file"
+                    prop:webkitdirectory=true
+                    class="visually-hidden"
+                    tabindex="-1"
+                    aria-label="A folder of predictions files"
+                    data-testid="folder-input"
+                    on:change=on_pick
                 />
-                " Read several files as one run (formats that split a run over files); otherwise each file is a model to compare"
-            </label>
+            </p>
             <Show when=move || samples.with(|s| !s.is_empty())>
                 <div class="samples" role="group" aria-label="Samples">
                     <span class="muted">"Try a sample: "</span>

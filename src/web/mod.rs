@@ -25,6 +25,10 @@ pub mod export;
 #[cfg(feature = "ui")]
 pub mod fmt;
 #[cfg(feature = "ui")]
+mod folders;
+#[cfg(feature = "ui")]
+mod grouping;
+#[cfg(feature = "ui")]
 pub mod groups;
 #[cfg(feature = "ui")]
 mod header;

@@ -7,6 +7,7 @@
 use crate::compare::Comparison;
 use crate::explore::{Filter, Page};
 use crate::report::intervals::BootstrapIntervals;
+use crate::runs::{Found, Grouping};
 use crate::{Report, Warning};
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +43,14 @@ pub enum ToWorker {
     },
     /// Stop the comparison `seq` at its next slice of resamples.
     StopCompare { seq: u32 },
+    /// Group these files (with their paths in a dropped folder) into runs (`crate::runs`).
+    Group {
+        seq: u32,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        files: js_sys::Array,
+        paths: Vec<String>,
+        how: Grouping,
+    },
 }
 
 /// A profile or a format the core knows, for menus and the format help.
@@ -149,6 +158,12 @@ pub enum FromWorker {
     /// Comparison `seq` was stopped and has ended: no message about it follows.
     CompareStopped {
         seq: u32,
+    },
+    /// How the files of `Group` `seq` fall into runs, and that in one line (`Found::summary`).
+    Grouped {
+        seq: u32,
+        found: Found,
+        summary: String,
     },
     /// The worker panicked and is about to stop (a wasm trap): the page fails the runs under way
     /// and starts a new worker.

@@ -139,10 +139,8 @@ pub struct AppState {
     pub reading: RwSignal<Reading>,
     pub binning: RwSignal<Binning>,
     pub whiskers: RwSignal<Whiskers>,
-    /// Read several dropped files as one run.
-    pub combine: RwSignal<bool>,
-    /// The runs made from the last drop of several files, for the "read them as one run" offer.
-    pub last_drop: RwSignal<Vec<u32>>,
+    /// How the last drop's files were grouped into runs (src/web/grouping.rs).
+    pub grouping: RwSignal<Option<super::grouping::Grouped>>,
     pub profiles: RwSignal<Vec<Named>>,
     pub formats: RwSignal<Vec<Named>>,
     /// The explorer's group filter, set from the groups table.
@@ -167,8 +165,7 @@ impl Default for AppState {
             reading: RwSignal::new(Reading::Conditioning),
             binning: RwSignal::new(Binning::EqualWidth),
             whiskers: RwSignal::new(Whiskers::Wilson),
-            combine: RwSignal::new(false),
-            last_drop: RwSignal::new(Vec::new()),
+            grouping: RwSignal::new(None),
             profiles: RwSignal::new(Vec::new()),
             formats: RwSignal::new(Vec::new()),
             group_filter: RwSignal::new(None),

@@ -157,6 +157,12 @@ test('several files: one run each, side by side, curves overlaid', async () => {
   const t = await open(env);
   const { page } = t;
   await pick(page, [CHOICE, BINARY]);
+  // Two files of one model are found to be one run: the user asks for one run per file.
+  await page.waitForSelector('[data-testid=grouping]');
+  if ((await page.getAttribute('[data-testid=grouping]', 'data-runs')) !== '2') {
+    await page.click('[data-testid=grouping] button[data-how=per-file]');
+    await page.waitForSelector('[data-testid=grouping][data-how=per-file]');
+  }
   await page.waitForSelector('[data-testid=comparison]');
   assert.equal(await page.locator('.tab').count(), 2);
   const col = (fig) => page.$$eval(`[data-testid=comparison] tr[data-figure="${fig}"] td`, (tds) => tds.map((td) => (td.dataset.value === '' ? null : Number(td.dataset.value))));
@@ -171,7 +177,7 @@ test('several files: one run each, side by side, curves overlaid', async () => {
   // The second tab is the binary file's report.
   await page.locator('.tab-name').nth(1).click();
   await checkShown(page, refs[1]);
-  assert.match(await page.textContent('[data-testid=combine-offer]'), /Read them as one run/);
+  assert.match(await page.textContent('[data-testid=grouping-summary]'), /^2 runs: /, 'the line above the report says how the files were grouped');
   await page.screenshot({ path: join(OUT, 'comparison.png'), fullPage: true });
   // Closing a run removes its column.
   await page.locator('.tab-close').nth(1).click();

@@ -103,15 +103,26 @@ export async function settled(page, timeout = 60000) {
   return (await page.$('[data-testid=report]')) !== null;
 }
 
+/**
+ * Makes the files just dropped or picked one run, as a user would with the "One run" button
+ * above the report (the page groups files into runs by what they say, src/web/grouping.rs).
+ */
+async function oneRun(page) {
+  await page.waitForSelector('[data-testid=grouping]');
+  if ((await page.getAttribute('[data-testid=grouping]', 'data-runs')) !== '1') {
+    await page.click('[data-testid=grouping] button[data-how=one]');
+    await page.waitForSelector('[data-testid=grouping][data-how=one]');
+  }
+}
+
 /** Picks files through the file input; `together` reads them as one run. */
 export async function pick(page, paths, together = false) {
-  if (together) await page.check('label.together input');
   await page.setInputFiles('[data-testid=file-input]', paths);
+  if (together) await oneRun(page);
 }
 
 /** Drops files with a synthetic DataTransfer, as a drag from the desktop would. */
 export async function drop(page, paths, together = false) {
-  if (together) await page.check('label.together input');
   const files = paths.map((p) => ({ name: basename(p), b64: readFileSync(p).toString('base64') }));
   await page.evaluate((files) => {
     const dt = new DataTransfer();
@@ -124,6 +135,7 @@ export async function drop(page, paths, together = false) {
       zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
     }
   }, files);
+  if (together) await oneRun(page);
 }
 
 /** `data-value` of the element matching `selector` as a number (NaN when absent or empty). */

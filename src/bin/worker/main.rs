@@ -10,7 +10,13 @@ mod deltas;
 mod intervals;
 
 #[cfg(target_arch = "wasm32")]
+mod decode;
+
+#[cfg(target_arch = "wasm32")]
 mod file_stream;
+
+#[cfg(target_arch = "wasm32")]
+mod group;
 
 #[cfg(target_arch = "wasm32")]
 mod read;
@@ -209,6 +215,12 @@ mod worker {
                 seed,
             } => deltas::start(seq, runs, scorelens::BootstrapOptions { resamples, seed }),
             ToWorker::StopCompare { seq } => deltas::stop(seq),
+            ToWorker::Group {
+                seq,
+                files,
+                paths,
+                how,
+            } => crate::group::start(seq, files, paths, how),
         }
     }
 

@@ -3,9 +3,11 @@
 //! them. What is the browser's alone stays here: the size limits of a tab, progress, cancels, and
 //! turns of the event loop.
 
+use crate::decode::Decoded;
 use crate::file_stream::FileStream;
 use crate::worker::{current, post, scope};
 use scorelens::formats::{detect, HEAD};
+use scorelens::session::{encoding, Feed};
 use scorelens::web::protocol::FromWorker;
 use scorelens::Session;
 use wasm_bindgen::JsValue;
@@ -140,9 +142,26 @@ pub async fn read_all(
     for file in files {
         let name = file.name();
         let size = file.size();
-        let head = head(file).await?;
+        let mut head = head(file).await?;
         if !current(run, generation) {
             return Err(Stop::Cancelled);
+        }
+        if encoding(&head).is_some() {
+            let mut decoded = Decoded::open(file, &mut head)?;
+            let mut feed = session.add(&name, &head, None);
+            let at = Progress {
+                run,
+                generation,
+                name: &name,
+                start: done,
+                total,
+                progress,
+            };
+            if !push_decoded(&mut feed, file, &mut decoded, head, at).await? {
+                return Ok(total);
+            }
+            done += size;
+            continue;
         }
         let mut feed = session.add(&name, &head, Some(size as u64));
         let format = feed.format();
@@ -201,3 +220,68 @@ pub async fn read_all(
     }
     Ok(total)
 }
+
+/// Where a file's reading stands among the run's files, for its progress messages.
+struct Progress<'a> {
+    run: u32,
+    generation: u32,
+    name: &'a str,
+    /// Bytes of the run's files before this one.
+    start: f64,
+    total: f64,
+    progress: bool,
+}
+
+/// Pushes a compressed or UTF-16 file's content into `feed` from its decoded `head` on, a piece
+/// at a time, with the plain files' limits and turns of the event loop; false once the session
+/// wants no more. Progress counts the file's own bytes.
+async fn push_decoded(
+    feed: &mut Feed<'_>,
+    file: &File,
+    decoded: &mut Decoded,
+    head: Vec<u8>,
+    at: Progress<'_>,
+) -> Result<bool, Stop> {
+    let lined = feed.format().is_some_and(|f| streams(f, &head));
+    let mut chunk = head;
+    // Lines before the last piece's open one, and that one's length so far.
+    let (mut lines, mut open_line) = (0u64, 0);
+    let (mut posted, mut breathed) = (0.0, js_sys::Date::now());
+    while !chunk.is_empty() {
+        let newlines = memchr::memchr_iter(b'\n', &chunk).count() as u64;
+        open_line = match memchr::memrchr(b'\n', &chunk) {
+            Some(nl) => chunk.len() - nl - 1,
+            None => open_line + chunk.len(),
+        };
+        if lined && open_line > MAX_LINE {
+            return Err(Stop::TooBig(too_long(at.name, lines + newlines + 1)));
+        }
+        lines += newlines;
+        if !feed.push(&chunk) {
+            return Ok(false);
+        }
+        let done = at.start + decoded.file_bytes();
+        if at.progress && done - posted >= CHUNK as f64 {
+            posted = done;
+            post(&FromWorker::Progress {
+                run: at.run,
+                file: at.name.to_string(),
+                done,
+                total: at.total,
+            });
+        }
+        if js_sys::Date::now() - breathed > BREATHE_MS {
+            breathe().await;
+            breathed = js_sys::Date::now();
+            if !current(at.run, at.generation) {
+                return Err(Stop::Cancelled);
+            }
+        }
+        chunk.clear();
+        decoded.read_into(file, &mut chunk, PIECE)?;
+    }
+    Ok(true)
+}
+
+/// Decoded bytes pushed into the session at a time.
+const PIECE: usize = 1 << 20;

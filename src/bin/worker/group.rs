@@ -1,0 +1,65 @@
+//! Grouping dropped files into runs in the worker (`scorelens::runs::find`, on each file's decoded
+//! first bytes), so that the page carries neither the format detectors nor the decoders.
+
+use crate::decode::peek;
+use crate::read::head;
+use crate::worker::post;
+use scorelens::runs::{find, Grouping, Offered};
+use scorelens::session::inner_name;
+use scorelens::web::protocol::FromWorker;
+use wasm_bindgen::JsCast;
+use web_sys::File;
+
+/// Reads the first bytes of each file and answers `Grouped`.
+pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) {
+    let files: Vec<File> = files.iter().filter_map(|f| f.dyn_into().ok()).collect();
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut heads = Vec::with_capacity(files.len());
+        // Files that could not be decoded, and why: listed with the files not read.
+        let mut undecoded = Vec::new();
+        for (i, file) in files.iter().enumerate() {
+            // A file the browser cannot read (moved, say) has no first bytes: no reader claims
+            // it, and it is listed with the files not read.
+            let raw = head(file).await.unwrap_or_default();
+            heads.push(peek(file, raw).unwrap_or_else(|(raw, why)| {
+                undecoded.push((i, why));
+                raw
+            }));
+        }
+        // Files dropped one by one keep their order; a folder's follow in path order, as the
+        // CLI walks a folder (the browser lists a folder's entries in no set order).
+        let mut order: Vec<usize> = (0..paths.len()).collect();
+        order.sort_by_key(|&i| {
+            (
+                paths[i].contains('/'),
+                paths[i].contains('/').then(|| &paths[i]),
+            )
+        });
+        // Readers that go by names see the file inside (`run.jsonl.gz` holds `run.jsonl`).
+        let offered: Vec<Offered<'_>> = order
+            .iter()
+            .map(|&i| Offered {
+                path: inner_name(&paths[i]),
+                head: &heads[i],
+            })
+            .collect();
+        let mut found = find(&offered, how);
+        // Back to the indices the page sent.
+        for run in &mut found.runs {
+            run.files.iter_mut().for_each(|i| *i = order[*i]);
+        }
+        for (i, _) in &mut found.ignored {
+            *i = order[*i];
+        }
+        for (i, why) in undecoded {
+            if let Some(entry) = found.ignored.iter_mut().find(|(j, _)| *j == i) {
+                entry.1 = why;
+            }
+        }
+        post(&FromWorker::Grouped {
+            seq,
+            summary: found.summary(),
+            found,
+        });
+    });
+}
