@@ -76,7 +76,7 @@ fn count(n: usize, one: &str, many: &str) -> String {
 /// Groups the offered files into runs.
 pub fn find(files: &[Offered<'_>], how: Grouping) -> Found {
     let mut found = Found::default();
-    // Key → (name, files); a BTreeMap keeps the runs in key order, whatever order files came in.
+    // Key → (name, files, whether every file is a HELM companion).
     let mut runs: BTreeMap<String, (String, Vec<usize>, bool)> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
         let name = base(f.path);
@@ -105,6 +105,8 @@ pub fn find(files: &[Offered<'_>], how: Grouping) -> Found {
         }
     }
     found.ignored.sort_by_key(|(i, _)| *i);
+    // Runs in the order their files came: as the user named them, or as the folder was walked.
+    found.runs.sort_by_key(|r| r.files[0]);
     dedupe_names(&mut found.runs);
     found
 }
@@ -234,9 +236,9 @@ mod tests {
         assert_eq!(
             runs,
             [
-                ("loose.jsonl", &[3][..]),
-                ("model-a", &[0, 2]),
-                ("model-b", &[1])
+                ("model-a", &[0, 2][..]),
+                ("model-b", &[1]),
+                ("loose.jsonl", &[3])
             ]
         );
         assert_eq!(found.ignored.len(), 1);
@@ -246,7 +248,7 @@ mod tests {
             .starts_with("not a file scorelens reads: text"));
         assert_eq!(
             found.summary(),
-            "3 runs: loose.jsonl, 1 file; model-a, 2 files; model-b, 1 file (1 file not read)"
+            "3 runs: model-a, 2 files; model-b, 1 file; loose.jsonl, 1 file (1 file not read)"
         );
     }
 

@@ -34,7 +34,10 @@ use doc_lines::{command_lines, looks_like_file, DocLine};
 const PLACEHOLDERS: &[(&str, &str)] = &[
     ("results.jsonl", "www/samples/choice.jsonl"),
     // The same sample gzipped (`gzip -9 -n`), as a user's compressed results.
-    ("results.jsonl.gz", "tests/fixtures/compressed/choice.jsonl.gz"),
+    (
+        "results.jsonl.gz",
+        "tests/fixtures/compressed/choice.jsonl.gz",
+    ),
     // One run split across two files, under the STEER profile: choices and consistency pairs.
     ("a.jsonl", "www/samples/choice.jsonl"),
     ("b.jsonl", "www/samples/consistency.jsonl"),
