@@ -9,6 +9,7 @@ use crate::reported::Reported;
 use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
 
+pub mod calibration_rows;
 pub mod intervals;
 pub mod rewardbench;
 

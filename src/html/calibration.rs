@@ -4,38 +4,9 @@
 use super::sections::{heading, td, td_count, td_text, tend, th, thead};
 use super::{diagram, Html};
 use crate::fmt::{self, Kind};
-use crate::metrics::calibration::CalibrationFigures;
 use crate::report::Report;
 
-type Getter = fn(&CalibrationFigures) -> Option<f64>;
-
-/// The rows of conditioning against mixing: key, label, what it is.
-const ROWS: [(&str, &str, &str, Getter); 5] = [
-    (
-        "ece",
-        "ECE",
-        "10 equal-width bins, confidence q[answer]",
-        |f| f.ece,
-    ),
-    (
-        "ece_em",
-        "ECE equal-mass",
-        "HELM's ece_10_bin: 10 bins of equal count",
-        |f| f.ece_em,
-    ),
-    (
-        "brier",
-        "Brier",
-        "squared error against the one-hot gold, averaged over options",
-        |f| f.brier,
-    ),
-    ("epa", "EPA", "mean probability on the gold option", |f| {
-        f.epa
-    }),
-    ("nll", "NLL", "mean −ln q[gold], floored at 1e-15", |f| {
-        f.nll
-    }),
-];
+use crate::report::calibration_rows::ROWS;
 
 pub fn section(h: &mut Html, r: &Report, level: u8) {
     let (c, m) = (&r.conditioning, &r.mixing);

@@ -1,39 +1,10 @@
 //! Conditioning against mixing: every calibration figure under both readings, with the difference.
 
 use super::fmt::{self, Kind};
-use crate::metrics::calibration::CalibrationFigures;
 use crate::Report;
 use leptos::prelude::*;
 
-type Getter = fn(&CalibrationFigures) -> Option<f64>;
-
-/// The rows: key, label, what it is, the figure.
-pub const ROWS: [(&str, &str, &str, Getter); 5] = [
-    (
-        "ece",
-        "ECE",
-        "10 equal-width bins, top-label confidence",
-        |f| f.ece,
-    ),
-    (
-        "ece_em",
-        "ECE equal-mass",
-        "HELM's ece_10_bin: 10 bins of equal count",
-        |f| f.ece_em,
-    ),
-    (
-        "brier",
-        "Brier",
-        "squared error against the one-hot gold, averaged over options",
-        |f| f.brier,
-    ),
-    ("epa", "EPA", "mean probability on the gold option", |f| {
-        f.epa
-    }),
-    ("nll", "NLL", "mean −ln q[gold], floored at 1e-15", |f| {
-        f.nll
-    }),
-];
+pub use crate::report::calibration_rows::ROWS;
 
 #[component]
 pub fn CondMix(report: Report) -> impl IntoView {
