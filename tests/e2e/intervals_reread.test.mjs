@@ -71,8 +71,13 @@ async function counted() {
 }
 
 async function scored(page, path) {
+  // A drop becomes runs only once the worker has grouped its files: wait for the new run's tab,
+  // so that the run before it (still on screen meanwhile) is not taken for this one.
+  const tabs = await page.$$eval('.tab', (e) => e.length);
   await drop(page, [path]);
-  assert.ok(await settled(page, 120000));
+  await page.waitForFunction((n) => document.querySelectorAll('.tab').length > n, tabs, { timeout: 120000 });
+  const ok = await settled(page, 120000);
+  assert.ok(ok, ok ? '' : await page.textContent('[data-testid=failed]'));
 }
 
 test('a wrong guess: the file is read again for its sample, and the intervals are the CLI\'s', async () => {
