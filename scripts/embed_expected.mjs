@@ -42,7 +42,8 @@ runs.push({ name: 'mixed.jsonl', dir: resolve('tests/fixtures/bootstrap'), files
 const rust = (s) => JSON.stringify(s);
 const cases = [];
 for (const [i, run] of runs.entries()) {
-  const args = ['score', '--json'];
+  // The widget reads every input it is given as one run.
+  const args = ['score', '--json', '--one-run'];
   if (run.options.profile) args.push('--profile', run.options.profile);
   if (run.options.strict) args.push('--strict');
   const r = spawnSync(cli, [...args, ...run.files], { cwd: run.dir, encoding: 'utf8', maxBuffer: 1 << 28 });
