@@ -111,9 +111,9 @@ fn header(c: &Comparison) -> String {
     );
     for r in &c.runs {
         out += &format!(
-            "  {}: {} items, profile {}, model {}\n",
+            "  {}: {}, profile {}, model {}\n",
             r.name,
-            r.items,
+            super::tables::items(r.items),
             r.profile,
             r.model.as_deref().unwrap_or("(unnamed)")
         );

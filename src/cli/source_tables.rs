@@ -20,8 +20,10 @@ pub fn tables(r: &Report) -> Vec<Table> {
         let mut rows = Vec::new();
         for f in &r.files {
             let counts = format!(
-                "{} items, {} skipped, {} not applicable",
-                f.items, f.skipped, f.not_applicable
+                "{}, {} skipped, {} not applicable",
+                super::tables::items(f.items),
+                f.skipped,
+                f.not_applicable
             );
             let version = f.version.as_deref().unwrap_or("-");
             rows.push(strings(&[&f.name, &f.format, version, &counts]));

@@ -224,16 +224,19 @@ pub fn text(r: &Report, tables: &[Table]) -> String {
         tables
     };
     let mut out = format!(
-        "scorelens · profile {} · model {} · {} items scored, {} skipped\n",
+        "scorelens · profile {} · model {} · {} scored, {} skipped\n",
         r.profile,
         r.model.as_deref().unwrap_or("(unnamed)"),
-        r.items,
+        items(r.items),
         r.skipped
     );
     for f in &r.files {
         out += &format!(
-            "  {} ({}): {} items, {} skipped\n",
-            f.name, f.format, f.items, f.skipped
+            "  {} ({}): {}, {} skipped\n",
+            f.name,
+            f.format,
+            items(f.items),
+            f.skipped
         );
     }
     out += &layout(tables);
@@ -310,4 +313,9 @@ pub fn missing_notes(
         out.push('\n');
     }
     out
+}
+
+/// "1 item", "2 items": a count of items as a sentence says it (digits as the JSON has them).
+pub fn items(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "item" } else { "items" })
 }
