@@ -71,7 +71,9 @@ pub fn list(name: &str, read: impl Read + Seek) -> Result<Option<Listing>, Strin
     }
     read.rewind().map_err(|e| e.to_string())?;
     let mut zip = ZipArchive::new(read).map_err(|e| {
-        format!("a zip archive whose directory cannot be read ({e}): it may be cut short or damaged")
+        format!(
+            "a zip archive whose directory cannot be read ({e}): it may be cut short or damaged"
+        )
     })?;
     let mut listing = Listing::default();
     let names: Vec<String> = (0..zip.len())
@@ -145,7 +147,10 @@ fn method_code(method: CompressionMethod) -> u16 {
 /// are decoded as they are read, and a size or CRC-32 unlike the directory's is an error at the
 /// end (a damaged or cut-short zip). A gzip or zstd file inside is decoded by the session, as
 /// any source's is.
-pub fn entry<'a>(raw: impl Read + Send + 'a, entry: &Entry) -> io::Result<Box<dyn Read + Send + 'a>> {
+pub fn entry<'a>(
+    raw: impl Read + Send + 'a,
+    entry: &Entry,
+) -> io::Result<Box<dyn Read + Send + 'a>> {
     let raw = raw.take(entry.compressed);
     let inner: Box<dyn Read + Send + 'a> = match entry.method {
         0 => Box::new(raw),

@@ -34,7 +34,9 @@ fn a_zip_of_files_lists_them_in_a_folders_walk_order() {
     );
     assert_eq!(l.unreadable.len(), 1);
     assert_eq!(l.unreadable[0].0, "mixed/bzip2.jsonl");
-    assert!(l.unreadable[0].1.starts_with("compressed with zip method 12,"));
+    assert!(l.unreadable[0]
+        .1
+        .starts_with("compressed with zip method 12,"));
     // Every entry decodes to the file that was zipped, DEFLATE and stored alike.
     for e in &l.entries {
         let want = std::fs::read(format!("tests/fixtures/zip/{}", e.name)).unwrap();
@@ -60,11 +62,17 @@ fn an_inspect_log_is_not_a_folder() {
 
 #[test]
 fn what_is_not_a_zip_is_none_and_a_damaged_one_says_so() {
-    assert_eq!(list("a.jsonl", Cursor::new(b"{\"id\": 1}\n")).unwrap(), None);
+    assert_eq!(
+        list("a.jsonl", Cursor::new(b"{\"id\": 1}\n")).unwrap(),
+        None
+    );
     assert_eq!(list("a", Cursor::new(b"PK")).unwrap(), None);
     let cut = &HELM[..HELM.len() / 2];
     let why = list("cut.zip", Cursor::new(cut)).unwrap_err();
-    assert!(why.starts_with("a zip archive whose directory cannot be read ("), "{why}");
+    assert!(
+        why.starts_with("a zip archive whose directory cannot be read ("),
+        "{why}"
+    );
     assert!(why.ends_with("): it may be cut short or damaged"), "{why}");
 }
 
@@ -92,7 +100,10 @@ fn zstd_entries_decode_and_are_checked_against_the_directory() {
         ..e.clone()
     };
     let why = read_all(MODEL_B_ZST, &wrong_crc).unwrap_err().to_string();
-    assert_eq!(why, "the zip entry's CRC-32 does not match: the zip is damaged");
+    assert_eq!(
+        why,
+        "the zip entry's CRC-32 does not match: the zip is damaged"
+    );
     let longer = Entry {
         size: e.size + 10,
         ..e.clone()
