@@ -86,12 +86,12 @@ pub fn list(name: &str, read: impl Read + Seek) -> Result<Option<Listing>, Strin
         listing.inspect = true;
         return Ok(Some(listing));
     }
-    for i in 0..zip.len() {
+    for (i, entry_name) in names.iter().enumerate() {
         let file = match zip.by_index_raw(i) {
             Ok(f) => f,
             Err(e) => {
                 let why = format!("not found where the zip's directory points ({e})");
-                listing.unreadable.push((names[i].clone(), why));
+                listing.unreadable.push((entry_name.clone(), why));
                 continue;
             }
         };
@@ -100,16 +100,7 @@ pub fn list(name: &str, read: impl Read + Seek) -> Result<Option<Listing>, Strin
             continue;
         }
         let method = method_code(file.compression());
-        let why = if file.encrypted() {
-            Some("encrypted: scorelens does not read password-protected zips; unzip it".to_string())
-        } else if ![0, 8, 93].contains(&method) {
-            Some(format!(
-                "compressed with zip method {method}, which scorelens does not read: zip the \
-                 files again with the usual compression (DEFLATE), or unzip them"
-            ))
-        } else {
-            None
-        };
+        let why = unreadable(method, file.encrypted());
         match (why, file.data_start()) {
             (Some(why), _) => listing.unreadable.push((name, why)),
             (None, None) => {
@@ -131,6 +122,21 @@ pub fn list(name: &str, read: impl Read + Seek) -> Result<Option<Listing>, Strin
         .entries
         .sort_by(|a, b| a.name.split('/').cmp(b.name.split('/')));
     Ok(Some(listing))
+}
+
+/// Why an entry of this method cannot be read (`None`: it can): scorelens decodes the methods
+/// zips of results use (stored, DEFLATE; zstd, as Inspect writes), and no encryption.
+pub fn unreadable(method: u16, encrypted: bool) -> Option<String> {
+    if encrypted {
+        Some("encrypted: scorelens does not read password-protected zips; unzip it".to_string())
+    } else if ![0, 8, 93].contains(&method) {
+        Some(format!(
+            "compressed with zip method {method}, which scorelens does not read: zip the files \
+             again with the usual compression (DEFLATE), or unzip them"
+        ))
+    } else {
+        None
+    }
 }
 
 /// The zip method number; the crate names only the methods whose features are on.
@@ -157,7 +163,7 @@ pub fn entry<'a>(
         8 => Box::new(flate2::read::DeflateDecoder::new(raw)),
         93 => Box::new(ZstdFrames::new(BufReader::new(raw))?),
         other => {
-            let why = format!("zip method {other} is not read");
+            let why = unreadable(other, false).unwrap_or_default();
             return Err(io::Error::new(io::ErrorKind::InvalidData, why));
         }
     };

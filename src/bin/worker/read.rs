@@ -7,7 +7,7 @@ use crate::decode::Decoded;
 use crate::file_stream::FileStream;
 use crate::worker::{current, post, scope};
 use scorelens::formats::{detect, HEAD};
-use scorelens::session::{encoding, Feed};
+use scorelens::session::Feed;
 use scorelens::web::protocol::FromWorker;
 use scorelens::Session;
 use wasm_bindgen::JsValue;
@@ -146,7 +146,7 @@ pub async fn read_all(
         if !current(run, generation) {
             return Err(Stop::Cancelled);
         }
-        if encoding(&head).is_some() {
+        if crate::decode::decodes(file, &head) {
             let mut decoded = Decoded::open(file, &mut head)?;
             let mut feed = session.add(&name, &head, None);
             let at = Progress {
