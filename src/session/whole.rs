@@ -71,7 +71,10 @@ mod tests {
         assert!(doc.add(4) && doc.add(4));
         assert!(!doc.add(4), "12 bytes pass a cap of 10");
         let mut exact = Whole::new(Some("inspect"), b"PK\x03\x04", 8);
-        assert!(exact.add(4) && exact.add(4), "8 bytes are within a cap of 8");
+        assert!(
+            exact.add(4) && exact.add(4),
+            "8 bytes are within a cap of 8"
+        );
         // JSON Lines stream, however long; a file no reader claims holds nothing.
         let mut lines = Whole::new(Some("scorelens"), b"{\"id\": 1}\n", 10);
         assert!(lines.add(1 << 30));
