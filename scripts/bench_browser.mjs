@@ -301,7 +301,7 @@ async function main() {
       // the page, the others after it) and its median counts. One CLI run alone once took twice
       // its usual time, which made the 1 GB ratio look met (aecdabb: 3.98 s against 1.9–2.0 s).
       for (let i = runs; i < RUNS; i++) {
-        log(`${mb} MB, the CLI again (${i + 1} of ${RUNS})`);
+        log(`${mb} MB${gz ? " gzipped" : ""}, the CLI again (${i + 1} of ${RUNS})`);
         nat.push(native(file).seconds);
       }
       files.push({
