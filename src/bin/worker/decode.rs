@@ -89,9 +89,8 @@ impl Decoded {
         let fail = |e: wasm_bindgen::JsValue| Stop::Read(format!("{e:?}"));
         let source = SyncFile::new(file).map_err(fail)?;
         let at = source.at.clone();
-        // The decoders ask for a few KiB at a time; each blocking read of the file costs far more
-        // than its bytes (8 KiB reads made gzip decoding in the worker 4× slower), so the file is
-        // read a piece at a time.
+        // The decoders ask for a few KiB at a time, and each blocking read of the file costs far
+        // more than its bytes, so the file is read a piece at a time (docs/performance.md).
         let source = io::BufReader::with_capacity(PIECE as usize, source);
         let inner: Box<dyn Read + Send> = match crate::unzip::entry_of(file) {
             Some(entry) => zipped::entry(source, &entry).map_err(|e| unreadable(file, e))?,
