@@ -30,7 +30,7 @@ pub fn run(
     found::note_ignored(&gathered.ignored);
     // Files of one model (two configurations under one header name) are still two runs to
     // compare when the user named them one by one.
-    let all_files = files.iter().all(|p| !p.is_dir());
+    let all_files = files.iter().all(|p| !found::is_folder(p));
     if gathered.runs.len() < 2 && all_files && files.len() >= 2 && how == Grouping::Found {
         match found::gather(files, Grouping::PerFile) {
             Ok(g) => gathered = g,

@@ -252,8 +252,8 @@ fn score(files: &[PathBuf], how: Grouping, opts: Options, json: bool, layout: La
         return USAGE;
     }
     if let [one] = files {
-        if !one.is_dir() {
-            return score_run(files, &opts, json, layout);
+        if !found::is_folder(one) {
+            return score_run(&[found::Place::File(one.clone())], &opts, json, layout);
         }
     }
     let gathered = match found::gather(files, how) {
@@ -279,7 +279,7 @@ fn score(files: &[PathBuf], how: Grouping, opts: Options, json: bool, layout: La
 }
 
 /// Scores the files as one run and prints its report.
-fn score_run(files: &[PathBuf], opts: &Options, json: bool, layout: Layout) -> i32 {
+fn score_run(files: &[found::Place], opts: &Options, json: bool, layout: Layout) -> i32 {
     // Every file must open before any is read, so that a wrong path stops the run at once.
     let sources = match open(files) {
         Ok(s) => s,
@@ -325,9 +325,9 @@ fn score_run(files: &[PathBuf], opts: &Options, json: bool, layout: Layout) -> i
 }
 
 /// Each file as a source, opened now; or the first that does not open, as `path: why`.
-fn open(files: &[PathBuf]) -> Result<Vec<Source<'static>>, String> {
+fn open(files: &[found::Place]) -> Result<Vec<Source<'static>>, String> {
     files
         .iter()
-        .map(|p| Source::path(p).map_err(|e| format!("{}: {e}", p.display())))
+        .map(|p| p.open().map_err(|e| format!("{}: {e}", p.name())))
         .collect()
 }

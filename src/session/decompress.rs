@@ -70,12 +70,12 @@ fn invalid(e: impl std::fmt::Display) -> io::Error {
 }
 
 /// A zstd stream of one frame or several, one after the other (ruzstd's decoder reads one).
-struct ZstdFrames<R: BufRead> {
+pub(super) struct ZstdFrames<R: BufRead> {
     frame: Option<StreamingDecoder<R, FrameDecoder>>,
 }
 
 impl<R: BufRead> ZstdFrames<R> {
-    fn new(read: R) -> io::Result<Self> {
+    pub(super) fn new(read: R) -> io::Result<Self> {
         let frame = StreamingDecoder::new(read).map_err(invalid)?;
         Ok(ZstdFrames { frame: Some(frame) })
     }

@@ -12,6 +12,8 @@ mod finish;
 mod source;
 mod state;
 mod utf16;
+pub mod whole;
+pub mod zipped;
 
 pub use decompress::{decoded, encoding, inner_name, peek};
 pub use source::Source;

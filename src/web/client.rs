@@ -242,7 +242,13 @@ fn receive(msg: FromWorker) {
             seq,
             found,
             summary,
-        } => super::grouping::grouped(state, seq, found, summary),
+            files,
+            paths,
+        } => {
+            let files = files.iter().filter_map(|f| f.dyn_into().ok());
+            let files = files.zip(paths).collect();
+            super::grouping::grouped(state, seq, found, summary, files)
+        }
         FromWorker::Panicked { error } => crashed(error),
     }
 }

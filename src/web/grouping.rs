@@ -51,13 +51,16 @@ pub fn offer(state: AppState, files: Vec<(File, String)>, how: Grouping) {
     DROP.with_borrow_mut(|d| *d = Some(Drop { seq, files, how }));
 }
 
-/// The worker's answer to `offer`: one run per run found.
-pub fn grouped(state: AppState, seq: u32, found: Found, summary: String) {
-    let Some((files, how)) = DROP.with_borrow(|d| {
-        d.as_ref()
-            .filter(|d| d.seq == seq)
-            .map(|d| (d.files.clone(), d.how))
-    }) else {
+/// The worker's answer to `offer`: one run per run found among `files` (those offered, with a
+/// zip of files replaced by its entries; the drop keeps the zip, to be grouped again).
+pub fn grouped(
+    state: AppState,
+    seq: u32,
+    found: Found,
+    summary: String,
+    files: Vec<(File, String)>,
+) {
+    let Some(how) = DROP.with_borrow(|d| d.as_ref().filter(|d| d.seq == seq).map(|d| d.how)) else {
         return;
     };
     let runs = found

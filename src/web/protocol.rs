@@ -160,10 +160,15 @@ pub enum FromWorker {
         seq: u32,
     },
     /// How the files of `Group` `seq` fall into runs, and that in one line (`Found::summary`).
+    /// `files` and `paths` are the files grouped, which `found` indexes: those sent, but with a
+    /// zip of files replaced by its entries (each a `File`).
     Grouped {
         seq: u32,
         found: Found,
         summary: String,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        files: js_sys::Array,
+        paths: Vec<String>,
     },
     /// The worker panicked and is about to stop (a wasm trap): the page fails the runs under way
     /// and starts a new worker.

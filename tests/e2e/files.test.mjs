@@ -198,3 +198,92 @@ test('a file no reader claims dropped with others never stops them', async () =>
   assert.equal(await t.page.textContent('[data-testid=not-read] summary'), '1 file not read');
   await t.done();
 });
+
+const ZIPS = join(ROOT, 'tests/fixtures/zip');
+
+test('a .zip of an lm-eval output folder dropped is read as the folder: a run per model, the CLI figures', async () => {
+  const zip = join(ZIPS, 'lm_eval_output.zip');
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [zip]);
+  await page.waitForSelector('[data-testid=grouping]');
+  assert.equal(await page.textContent('[data-testid=grouping-summary]'), cliSummary(zip));
+  assert.equal(await page.textContent('[data-testid=grouping-summary]'), '2 runs: model-a, 3 files; model-b, 3 files');
+  // Scored in the page from the zip, checked against the CLI on the unzipped folder.
+  await runAsCli(page, 'model-a', join(LM_FOLDER, 'model-a'));
+  await runAsCli(page, 'model-b', join(LM_FOLDER, 'model-b'));
+  assert.equal(await page.$('[data-testid=not-read]'), null, 'every entry was read');
+  // Regrouping opens the zip again.
+  await page.click('[data-testid=grouping] button[data-how=per-file]');
+  await page.waitForSelector('[data-testid=grouping][data-how=per-file]');
+  assert.equal(await page.getAttribute('[data-testid=grouping]', 'data-runs'), '6');
+  assert.equal(await page.textContent('[data-testid=grouping-summary]'), cliSummary(zip, ['--runs-per-file']));
+  await t.done();
+});
+
+test('a .zip chosen with gzip and zstd entries inside scores them; what it cannot read is listed quietly', async () => {
+  const zip = join(ZIPS, 'mixed.zip');
+  const mixed = join(ZIPS, 'mixed');
+  const t = await open(env);
+  const { page } = t;
+  await page.setInputFiles('[data-testid=file-input]', zip);
+  await page.waitForSelector('[data-testid=grouping]');
+  assert.equal(await page.textContent('[data-testid=grouping-summary]'), cliSummary(zip));
+  // model-a from a DEFLATE entry and a gzipped one, model-b from a stored zstd file.
+  const a = spawnSync(CLI, ['score', '--json', join(mixed, 'model-a.jsonl'), join(mixed, 'more/model-a-rest.jsonl.gz')],
+    { encoding: 'utf8' });
+  assert.equal(a.status, 0, a.stderr);
+  a.report = JSON.parse(a.stdout);
+  await page.locator('.tab-name', { hasText: 'synthetic-model-a' }).click();
+  assert.ok(await settled(page));
+  await checkShown(page, a.report);
+  const b = cli([join(mixed, 'model-b.jsonl.zst')]);
+  await page.locator('.tab-name', { hasText: 'synthetic-model-b' }).click();
+  assert.ok(await settled(page));
+  await checkShown(page, b.report);
+  const notRead = page.locator('[data-testid=not-read]');
+  assert.equal(await notRead.getAttribute('open'), null, 'collapsed when runs were read');
+  assert.equal(await notRead.locator('summary').textContent(), '2 files not read');
+  const items = await notRead.locator('li').allTextContents();
+  assert.equal(items.length, 2);
+  assert.ok(items.includes('mixed.zip/mixed/bzip2.jsonl: compressed with zip method 12, which scorelens does not '
+    + 'read: zip the files again with the usual compression (DEFLATE), or unzip them'), items.join('\n'));
+  assert.ok(items.some((i) => i.startsWith('mixed.zip/mixed/notes.txt: not a file scorelens reads: text')), items.join('\n'));
+  await t.done();
+});
+
+test('an Inspect .eval stays one file, and a damaged .zip says why', async () => {
+  const cut = join(OUT, 'cut.zip');
+  const whole = readFileSync(join(ZIPS, 'helm_suite.zip'));
+  writeFileSync(cut, whole.subarray(0, whole.length >> 1));
+  const t = await open(env);
+  await drop(t.page, [cut, join(ROOT, 'tests/fixtures/inspect/colour_mc.eval')]);
+  assert.ok(await settled(t.page));
+  await checkShown(t.page, cli([join(ROOT, 'tests/fixtures/inspect/colour_mc.eval')]).report);
+  const why = await t.page.textContent('[data-testid=not-read] li');
+  assert.match(why, /^cut\.zip: a zip archive whose directory cannot be read \(.*\): it may be cut short or damaged$/);
+  await t.done();
+});
+
+test('a folder dropped from the desktop: its items are directory entries, read recursively', async () => {
+  // Chromium's own drag path: CDP's Input.dispatchDragEvent with the folder's path in
+  // `data.files`, as the OS hands a drop over. The page gets a DataTransferItem whose
+  // webkitGetAsEntry() is a directory entry, and walks it (src/web/folders.rs); neither the folder
+  // chooser nor a File built in the page is involved. The grouping proves the entries were walked:
+  // lm-eval's files group by their model folders only when their paths come with them.
+  const t = await open(env);
+  const { page } = t;
+  const cdp = await page.context().newCDPSession(page);
+  const box = await page.locator('[data-testid=drop-zone]').boundingBox();
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const data = { items: [], files: [LM_FOLDER], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop']) {
+    await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+  }
+  await page.waitForSelector('[data-testid=grouping]');
+  assert.equal(await page.textContent('[data-testid=grouping-summary]'), cliSummary(LM_FOLDER));
+  assert.equal(await page.textContent('[data-testid=grouping-summary]'), '2 runs: model-a, 3 files; model-b, 3 files');
+  await runAsCli(page, 'model-a', join(LM_FOLDER, 'model-a'));
+  await runAsCli(page, 'model-b', join(LM_FOLDER, 'model-b'));
+  await t.done();
+});

@@ -6,8 +6,10 @@
 // worker (its documented debug hook) fails the run under way, and the page goes on with a new
 // worker, malformed messages included.
 import { after, before, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assert, cli, drop, open, SAMPLES, settled, setup, status } from './harness.mjs';
+import { gzipSync } from 'node:zlib';
+import { assert, cli, drop, open, OUT, SAMPLES, settled, setup, status } from './harness.mjs';
 import { checkShown } from './check.mjs';
 
 const CHOICE = join(SAMPLES, 'choice.jsonl');
@@ -187,5 +189,23 @@ test('a panic in the worker fails the run under way; the page goes on with a new
   const other = t.errors.filter((e) => !provoked.some(([re]) => re.test(e)));
   t.errors.length = 0;
   t.errors.push(...other);
+  await t.done();
+});
+
+test('a gzipped file read whole is held to the cap by the bytes it decodes to', async () => {
+  // One JSON array of items, 600 MiB once decoded, in a file of about 2 MB: gzip members one
+  // after the other are one stream, so one compressed MiB of items is repeated.
+  const block = gzipSync(ITEM.replace('\n', ',\n').repeat(Math.floor(MiB / ITEM.length)));
+  const parts = [gzipSync('['), ...Array(600).fill(block), gzipSync(ITEM + ']')];
+  const path = join(OUT, 'big.json.gz');
+  writeFileSync(path, Buffer.concat(parts));
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [path]);
+  assert.ok(await settled(page, 120000) === false, 'no report');
+  const message = await page.textContent('[data-testid=failed]');
+  assert.ok(message.includes('big.json.gz holds more than 512 MB once decompressed: a scorelens file is read whole, '
+    + 'and the page reads at most 512 MB of such a file (a browser tab cannot hold more). JSON Lines files have no '
+    + 'limit. The command line reads any size: scorelens score big.json.gz'), message);
   await t.done();
 });

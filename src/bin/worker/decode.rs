@@ -1,12 +1,14 @@
-//! Compressed (gzip, zstd) and UTF-16 files in the worker: read with `FileReaderSync` (a
+//! Compressed (gzip, zstd), UTF-16 and zipped files in the worker: read with `FileReaderSync` (a
 //! dedicated worker may block on its own reads) through the session's own decoders
-//! (`scorelens::session::decoded`), a piece at a time, so a gigabyte of JSON Lines gzipped scores
-//! in the memory of one piece and cancels are still heard between pieces.
+//! (`scorelens::session::decoded`, and `zipped::entry` for a zip's entry), a piece at a time, so a
+//! gigabyte of JSON Lines gzipped scores in the memory of one piece and cancels are still heard
+//! between pieces.
 
 use crate::read::Stop;
 use js_sys::Uint8Array;
 use scorelens::formats::HEAD;
-use std::io::{self, Read};
+use scorelens::session::zipped;
+use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use web_sys::{File, FileReaderSync};
@@ -14,8 +16,8 @@ use web_sys::{File, FileReaderSync};
 /// Bytes of the file read per `FileReaderSync` call.
 const PIECE: u64 = 1 << 20;
 
-/// A dropped file read from its start with blocking reads.
-struct SyncFile {
+/// A dropped file read with blocking reads, from its start or where it is sought to.
+pub struct SyncFile {
     file: File,
     reader: FileReaderSync,
     size: u64,
@@ -27,6 +29,31 @@ struct SyncFile {
 // holds never leave the thread that made them; `Send` is asked for by the session's decoders,
 // which natively may run on another thread.
 unsafe impl Send for SyncFile {}
+
+impl SyncFile {
+    pub fn new(file: &File) -> Result<Self, wasm_bindgen::JsValue> {
+        Ok(SyncFile {
+            file: file.clone(),
+            reader: FileReaderSync::new()?,
+            size: file.size() as u64,
+            at: Arc::new(AtomicU64::new(0)),
+        })
+    }
+}
+
+impl Seek for SyncFile {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let at = self.at.load(Ordering::Relaxed);
+        let to = match to {
+            SeekFrom::Start(n) => Some(n),
+            SeekFrom::End(d) => self.size.checked_add_signed(d),
+            SeekFrom::Current(d) => at.checked_add_signed(d),
+        };
+        let to = to.ok_or_else(|| io::Error::other("a seek before the file's start"))?;
+        self.at.store(to, Ordering::Relaxed);
+        Ok(to)
+    }
+}
 
 impl Read for SyncFile {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -60,14 +87,16 @@ impl Decoded {
     /// Opens `file` and reads its content's first `HEAD` bytes into `head`.
     pub fn open(file: &File, head: &mut Vec<u8>) -> Result<Self, Stop> {
         let fail = |e: wasm_bindgen::JsValue| Stop::Read(format!("{e:?}"));
-        let at = Arc::new(AtomicU64::new(0));
-        let source = SyncFile {
-            file: file.clone(),
-            reader: FileReaderSync::new().map_err(fail)?,
-            size: file.size() as u64,
-            at: at.clone(),
+        let source = SyncFile::new(file).map_err(fail)?;
+        let at = source.at.clone();
+        // The decoders ask for a few KiB at a time, and each blocking read of the file costs far
+        // more than its bytes, so the file is read a piece at a time (docs/performance.md).
+        let source = io::BufReader::with_capacity(PIECE as usize, source);
+        let inner: Box<dyn Read + Send> = match crate::unzip::entry_of(file) {
+            Some(entry) => zipped::entry(source, &entry).map_err(|e| unreadable(file, e))?,
+            None => Box::new(source),
         };
-        let mut read = scorelens::session::decoded(source).map_err(|e| unreadable(file, e))?;
+        let mut read = scorelens::session::decoded(inner).map_err(|e| unreadable(file, e))?;
         head.clear();
         (&mut read)
             .take(HEAD as u64)
@@ -96,11 +125,22 @@ fn unreadable(file: &File, e: io::Error) -> Stop {
     Stop::Read(format!("{}: {e}", file.name()))
 }
 
+/// True when `file`, whose first bytes are `head`, is read through `Decoded`: compressed,
+/// UTF-16, or a zip's entry.
+pub fn decodes(file: &File, head: &[u8]) -> bool {
+    scorelens::session::encoding(head).is_some() || crate::unzip::entry_of(file).is_some()
+}
+
 /// `file`'s content's first `HEAD` bytes (decoded when compressed or UTF-16), for grouping files
 /// into runs; or why it cannot be decoded, with its raw first bytes.
 pub fn peek(file: &File, raw: Vec<u8>) -> Result<Vec<u8>, (Vec<u8>, String)> {
-    let Some(kind) = scorelens::session::encoding(&raw) else {
-        return Ok(raw);
+    let kind = match (
+        crate::unzip::entry_of(file),
+        scorelens::session::encoding(&raw),
+    ) {
+        (Some(_), _) => "zipped",
+        (None, Some(kind)) => kind,
+        (None, None) => return Ok(raw),
     };
     let mut head = Vec::new();
     match Decoded::open(file, &mut head) {

@@ -1,11 +1,14 @@
 //! Grouping dropped files into runs in the worker (`scorelens::runs::find`, on each file's decoded
-//! first bytes), so that the page carries neither the format detectors nor the decoders.
+//! first bytes), so that the page carries neither the format detectors nor the decoders. A zip of
+//! result files is opened as a folder here, and its entries go back to the page as files.
 
 use crate::decode::peek;
 use crate::read::head;
+use crate::unzip::{self, Opened};
 use crate::worker::post;
 use scorelens::runs::{find, Grouping, Offered};
 use scorelens::session::inner_name;
+use scorelens::session::zipped::MAGIC;
 use scorelens::web::protocol::FromWorker;
 use wasm_bindgen::JsCast;
 use web_sys::File;
@@ -14,10 +17,47 @@ use web_sys::File;
 pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) {
     let files: Vec<File> = files.iter().filter_map(|f| f.dyn_into().ok()).collect();
     wasm_bindgen_futures::spawn_local(async move {
-        let mut heads = Vec::with_capacity(files.len());
-        // Files that could not be decoded, and why: listed with the files not read.
+        // Zips of files stand for their entries, in their place.
+        let (mut all, mut all_paths) = (Vec::new(), Vec::new());
+        // Files that could not be decoded (or opened, or that a zip holds and scorelens cannot
+        // read), and why: listed with the files not read.
         let mut undecoded = Vec::new();
+        for (file, path) in files.into_iter().zip(paths) {
+            let zip = head(&file).await.unwrap_or_default().starts_with(MAGIC);
+            match if zip {
+                unzip::open(&file, &path)
+            } else {
+                Opened::File
+            } {
+                Opened::File => {}
+                Opened::Damaged(why) => undecoded.push((all.len(), why)),
+                Opened::Folder {
+                    entries,
+                    unreadable,
+                } => {
+                    for (entry, path) in entries {
+                        all.push(entry);
+                        all_paths.push(path);
+                    }
+                    for (path, why) in unreadable {
+                        undecoded.push((all.len(), why));
+                        all.push(file.clone());
+                        all_paths.push(path);
+                    }
+                    continue;
+                }
+            }
+            all.push(file);
+            all_paths.push(path);
+        }
+        let (files, paths) = (all, all_paths);
+        let mut heads = Vec::with_capacity(files.len());
         for (i, file) in files.iter().enumerate() {
+            if undecoded.iter().any(|(j, _)| *j == i) {
+                // No reader claims what has no first bytes.
+                heads.push(Vec::new());
+                continue;
+            }
             // A file the browser cannot read (moved, say) has no first bytes: no reader claims
             // it, and it is listed with the files not read.
             let raw = head(file).await.unwrap_or_default();
@@ -60,6 +100,8 @@ pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) 
             seq,
             summary: found.summary(),
             found,
+            files: files.iter().collect(),
+            paths,
         });
     });
 }

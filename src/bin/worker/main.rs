@@ -22,6 +22,9 @@ mod group;
 mod read;
 
 #[cfg(target_arch = "wasm32")]
+mod unzip;
+
+#[cfg(target_arch = "wasm32")]
 mod worker {
     use crate::deltas;
     use crate::intervals::MAX_ITEMS;

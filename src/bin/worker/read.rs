@@ -7,7 +7,8 @@ use crate::decode::Decoded;
 use crate::file_stream::FileStream;
 use crate::worker::{current, post, scope};
 use scorelens::formats::{detect, HEAD};
-use scorelens::session::{encoding, Feed};
+use scorelens::session::whole::{read_whole, too_big, Whole};
+use scorelens::session::Feed;
 use scorelens::web::protocol::FromWorker;
 use scorelens::Session;
 use wasm_bindgen::JsValue;
@@ -25,7 +26,8 @@ const BREATHE_MS: f64 = 200.0;
 /// documents, archives, CSV): with the buffer's growth and the parse, several times this must
 /// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no size limit
 /// (their lines have one: `MAX_LINE`).
-const WHOLE_FILE_CAP: f64 = 512.0 * 1024.0 * 1024.0;
+/// A compressed file is held to it by its decoded bytes, as they arrive (`Whole`).
+const WHOLE_FILE_CAP: u64 = 512 << 20;
 
 /// The longest line the page reads from a line-based file. A line is held whole until its
 /// newline, and one of about a gigabyte ran the worker out of memory (a crash, where a clear
@@ -46,32 +48,6 @@ pub enum Stop {
     Read(String),
     /// Over what the tab can hold: the message says why.
     TooBig(String),
-}
-
-/// True when the format reads the file line by line (JSON Lines), so that its size does not
-/// matter; the canonical and lm-eval readers also take one JSON array, which they hold whole.
-fn streams(format: &str, head: &[u8]) -> bool {
-    let array = head
-        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-        .unwrap_or(head)
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        == Some(&b'[');
-    match format {
-        "scorelens" | "lm-eval" => !array,
-        "openai-evals" | "jevbench" | "decision-bench" | "rewardbench-outputs" => true,
-        _ => false,
-    }
-}
-
-fn too_big(name: &str, size: f64, format: &str) -> String {
-    format!(
-        "{name} is {:.1} GB: a {format} file is read whole, and the page reads at most {} MB \
-         of such a file (a browser tab cannot hold more). JSON Lines files have no limit. \
-         The command line reads any size: scorelens score {name}",
-        size / 1e9,
-        WHOLE_FILE_CAP / (1024.0 * 1024.0)
-    )
 }
 
 /// Why the page stops at line `line` of `name` (`MAX_LINE`), and the way out.
@@ -123,7 +99,7 @@ pub fn surely_too_many(first: &File, head: &[u8], total: f64, max_items: usize) 
     };
     let lines = head.iter().filter(|&&b| b == b'\n').count();
     let per_line = head.len() as f64 / lines.max(1) as f64;
-    streams(format.name(), head) && lines > 0 && total / per_line > 2.0 * max_items as f64
+    !read_whole(format.name(), head) && lines > 0 && total / per_line > 2.0 * max_items as f64
 }
 
 /// Pushes the run's files into `session` as their reads arrive; returns the run's size in
@@ -146,7 +122,7 @@ pub async fn read_all(
         if !current(run, generation) {
             return Err(Stop::Cancelled);
         }
-        if encoding(&head).is_some() {
+        if crate::decode::decodes(file, &head) {
             let mut decoded = Decoded::open(file, &mut head)?;
             let mut feed = session.add(&name, &head, None);
             let at = Progress {
@@ -165,12 +141,15 @@ pub async fn read_all(
         }
         let mut feed = session.add(&name, &head, Some(size as u64));
         let format = feed.format();
-        if let Some(format) = format.filter(|f| size > WHOLE_FILE_CAP && !streams(f, &head)) {
-            return Err(Stop::TooBig(too_big(&name, size, format)));
+        if let Some(format) =
+            format.filter(|f| size > WHOLE_FILE_CAP as f64 && read_whole(f, &head))
+        {
+            let why = too_big(&name, Some(size), format, WHOLE_FILE_CAP);
+            return Err(Stop::TooBig(why));
         }
         let mut stream = FileStream::open(file).map_err(Stop::Read)?;
         // Bytes of the file since its last newline (in a line-based format).
-        let lined = format.is_some_and(|f| streams(f, &head));
+        let lined = format.is_some_and(|f| !read_whole(f, &head));
         let (start, mut open_line) = (done, 0);
         let mut posted = done;
         let mut breathed = js_sys::Date::now();
@@ -242,7 +221,10 @@ async fn push_decoded(
     head: Vec<u8>,
     at: Progress<'_>,
 ) -> Result<bool, Stop> {
-    let lined = feed.format().is_some_and(|f| streams(f, &head));
+    let format = feed.format();
+    let lined = format.is_some_and(|f| !read_whole(f, &head));
+    // A format read whole is held to the plain file's cap by the bytes it decodes to.
+    let mut whole = Whole::new(format, &head, WHOLE_FILE_CAP);
     let mut chunk = head;
     // Lines before the last piece's open one, and that one's length so far.
     let (mut lines, mut open_line) = (0u64, 0);
@@ -257,6 +239,10 @@ async fn push_decoded(
             return Err(Stop::TooBig(too_long(at.name, lines + newlines + 1)));
         }
         lines += newlines;
+        if !whole.add(chunk.len()) {
+            let why = too_big(at.name, None, format.unwrap_or_default(), WHOLE_FILE_CAP);
+            return Err(Stop::TooBig(why));
+        }
         if !feed.push(&chunk) {
             return Ok(false);
         }
