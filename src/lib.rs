@@ -17,6 +17,7 @@ pub mod item_check;
 pub mod items;
 pub mod leaderboard;
 pub mod math;
+pub mod natural;
 pub mod metrics;
 pub mod probs;
 pub mod profiles;

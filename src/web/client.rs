@@ -207,8 +207,8 @@ fn receive(msg: FromWorker) {
             run,
             Boot::Done {
                 bootstrap: Arc::new(*bootstrap),
-                json: Arc::new(json),
-                html: Arc::new(html),
+                json,
+                html,
             },
         ),
         FromWorker::IntervalsSkipped { run, reason } => {

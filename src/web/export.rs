@@ -3,6 +3,7 @@
 //! reliability diagram as SVG and PNG. Everything is made in the page and handed to the browser as
 //! a download; nothing is sent anywhere.
 
+use super::protocol::Text;
 use crate::table::{self, Table};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -25,10 +26,10 @@ fn log(what: &str, e: &JsValue) {
     web_sys::console::error_2(&format!("scorelens: {what}").into(), e);
 }
 
-fn blob(content: &str, mime: &str) -> Result<Blob, JsValue> {
+fn blob(content: &JsValue, mime: &str) -> Result<Blob, JsValue> {
     let opts = BlobPropertyBag::new();
     opts.set_type(mime);
-    Blob::new_with_str_sequence_and_options(&js_sys::Array::of1(&content.into()), &opts)
+    Blob::new_with_str_sequence_and_options(&js_sys::Array::of1(content), &opts)
 }
 
 fn save_blob(name: &str, blob: &Blob) -> Result<(), JsValue> {
@@ -51,6 +52,12 @@ fn save_blob(name: &str, blob: &Blob) -> Result<(), JsValue> {
 }
 
 pub fn save(name: &str, mime: &str, content: &str) {
+    save_js(name, mime, &content.into());
+}
+
+/// Saves text that is already a JS string (the worker's report JSON and HTML), without a copy
+/// through the page's memory.
+pub fn save_js(name: &str, mime: &str, content: &JsValue) {
     if let Err(e) = blob(content, mime).and_then(|b| save_blob(name, &b)) {
         log("export failed", &e);
     }
@@ -83,7 +90,7 @@ pub fn svg_text(id: &str) -> Option<String> {
 
 async fn png(id: String, name: String) -> Result<(), JsValue> {
     let svg = svg_text(&id).ok_or("no diagram")?;
-    let url = Url::create_object_url_with_blob(&blob(&svg, "image/svg+xml")?)?;
+    let url = Url::create_object_url_with_blob(&blob(&svg.into(), "image/svg+xml")?)?;
     let img = HtmlImageElement::new()?;
     let loaded = js_sys::Promise::new(&mut |resolve, reject| {
         img.set_onload(Some(&resolve));
@@ -141,10 +148,10 @@ pub fn stem(title: &str) -> String {
 pub fn Export(
     #[prop(into)] stem: String,
     /// The report JSON, when this is one run (it gains the bootstrap's intervals when they come).
-    json: Option<Signal<String>>,
+    json: Option<Signal<Text>>,
     /// The report as one HTML file, when this is one run.
     #[prop(optional)]
-    html: Option<Signal<String>>,
+    html: Option<Signal<Text>>,
     tables: Vec<Table>,
     /// The id of the diagram's SVG element.
     #[prop(into)]
@@ -182,14 +189,14 @@ pub fn Export(
     };
     let json_button = json.map(|j| {
         view! {
-            <button data-export="json" on:click=move |_| s.with_value(|(stem, ..)| save(&format!("{stem}.report.json"), "application/json", &j.get_untracked()))>
+            <button data-export="json" on:click=move |_| s.with_value(|(stem, ..)| j.with_untracked(|t| save_js(&format!("{stem}.report.json"), "application/json", t.js())))>
                 "Report JSON"
             </button>
         }
     });
     let html_button = html.map(|make| {
         view! {
-            <button data-export="html" title="One file with the report's figures, tables and diagrams: no script, readable offline, printable" on:click=move |_| s.with_value(|(stem, ..)| save(&format!("{stem}.report.html"), "text/html", &make.get_untracked()))>
+            <button data-export="html" title="One file with the report's figures, tables and diagrams: no script, readable offline, printable" on:click=move |_| s.with_value(|(stem, ..)| make.with_untracked(|t| save_js(&format!("{stem}.report.html"), "text/html", t.js())))>
                 "Report HTML"
             </button>
         }

@@ -56,6 +56,8 @@ mod tables;
 #[cfg(feature = "ui")]
 pub mod toggles;
 #[cfg(feature = "ui")]
+mod virtual_rows;
+#[cfg(feature = "ui")]
 pub mod warnings;
 
 /// Mounts the app on the page's body and registers the offline cache.

@@ -60,17 +60,60 @@ pub struct Named {
     pub describe: String,
 }
 
+/// How many groups the page's report holds at most: past it, the worker sends the largest
+/// (`report::groups::keep_largest`) and keeps every group in the report's JSON and HTML. A run
+/// whose `group` is an id has one group per item, and the page draws and sorts what it holds.
+pub const GROUPS_HELD: usize = 1000;
+
+/// Text made in the worker for a download (the report's JSON, its HTML file), kept as the JS
+/// string the message carried: a report of 200,000 groups is 50 MB of JSON, and copying it into
+/// the page's wasm memory would hold the main thread for longer than a frame.
+#[derive(Clone, Debug)]
+pub struct Text(send_wrapper::SendWrapper<wasm_bindgen::JsValue>);
+
+impl Text {
+    pub fn new(s: &str) -> Text {
+        Text(send_wrapper::SendWrapper::new(wasm_bindgen::JsValue::from_str(s)))
+    }
+
+    /// The JS string, for a Blob.
+    pub fn js(&self) -> &wasm_bindgen::JsValue {
+        &self.0
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        *self.0 == *other.0
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_wasm_bindgen::preserve::serialize(&*self.0, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
+        let v: wasm_bindgen::JsValue = serde_wasm_bindgen::preserve::deserialize(d)?;
+        Ok(Text(send_wrapper::SendWrapper::new(v)))
+    }
+}
+
 /// A finished run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scored {
+    /// The report; of a run with more than `GROUPS_HELD` groups, only the largest of them.
     pub report: Report,
-    /// The report exactly as the CLI's `--json` prints it.
-    pub json: String,
+    /// How many groups the run has (the report's `groups` may hold fewer).
+    pub groups_total: u64,
+    /// The whole report exactly as the CLI's `--json` prints it.
+    pub json: Text,
     /// The report as one HTML file, the CLI's `--format html` (`crate::html`): written in the
     /// worker, so that the page carries no renderer; empty where there is no HTML export (the
     /// widget).
-    #[serde(default)]
-    pub html: String,
+    pub html: Text,
     /// Items kept for the explorer, and those beyond its cap.
     pub kept: u64,
     pub dropped: u64,
@@ -124,8 +167,8 @@ pub enum FromWorker {
     Intervals {
         run: u32,
         bootstrap: Box<BootstrapIntervals>,
-        json: String,
-        html: String,
+        json: Text,
+        html: Text,
     },
     /// The run's intervals are not computed in the browser, and why.
     IntervalsSkipped {

@@ -11,7 +11,7 @@ use super::header::ReportHeader;
 use super::ic::Ic;
 use super::multi::Multi;
 use super::notes::Notes;
-use super::protocol::Scored;
+use super::protocol::{Scored, Text};
 use super::reliability::{Reliability, Series};
 use super::rewardbench::RewardBench;
 use super::scope_notice::ScopeNotice;
@@ -71,11 +71,11 @@ pub fn diagram(state: AppState, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, S
 }
 
 /// The run's report JSON: the worker's, with the bootstrap's intervals once they are computed.
-fn report_json(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String> {
+fn report_json(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<Text> {
     let point = scored.json.clone();
     Signal::derive(move || {
         state.intervals.with(|m| match m.get(&id) {
-            Some(Boot::Done { json, .. }) => json.to_string(),
+            Some(Boot::Done { json, .. }) => json.clone(),
             _ => point.clone(),
         })
     })
@@ -84,11 +84,11 @@ fn report_json(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String>
 /// The run's report as one HTML file (the worker writes it): with the bootstrap's intervals once
 /// they are computed, as the JSON export has them (the CLI's `--format html --bootstrap 2000
 /// --seed 2024`).
-fn report_html(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String> {
+fn report_html(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<Text> {
     let point = scored.html.clone();
     Signal::derive(move || {
         state.intervals.with(|m| match m.get(&id) {
-            Some(Boot::Done { html, .. }) => html.to_string(),
+            Some(Boot::Done { html, .. }) => html.clone(),
             _ => point.clone(),
         })
     })
@@ -101,7 +101,10 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     let title = state.run(id).map(|r| r.title()).unwrap_or_default();
     let svg_id = format!("reliability-{id}");
     let (series, caption) = diagram(state, &scored);
-    let groups: Vec<String> = report.groups.iter().map(|g| g.name.clone()).collect();
+    let groups: Vec<String> = crate::report::groups::in_name_order(&report.groups)
+        .into_iter()
+        .map(|i| report.groups[i].name.clone())
+        .collect();
     let has_probs = report.conditioning.items > 0;
     view! {
         <div class="report" data-run=id.to_string() data-testid="report">
@@ -143,7 +146,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
             }}
             // A run of aggregates only (no item) has no groups or items to list: no empty boxes.
             {(!report.groups.is_empty()).then(|| view! {
-                <Groups groups=Arc::new(report.groups.clone()) intervals=Arc::new(report.intervals.clone()) />
+                <Groups groups=Arc::new(report.groups.clone()) total=scored.groups_total items=report.items />
             })}
             {(scored.kept > 0).then(|| view! { <Explorer id=id groups=groups kept=scored.kept /> })}
         </div>

@@ -2,7 +2,7 @@
 //!
 //! Everything here is plain data in signals; file handles live with the worker client.
 
-use super::protocol::{Named, Scored};
+use super::protocol::{Named, Scored, Text};
 use crate::report::intervals::BootstrapIntervals;
 use crate::Warning;
 use leptos::prelude::*;
@@ -59,8 +59,8 @@ pub enum Boot {
     /// The intervals, and the report JSON and HTML with them (`report.intervals.bootstrap`).
     Done {
         bootstrap: Arc<BootstrapIntervals>,
-        json: Arc<String>,
-        html: Arc<String>,
+        json: Text,
+        html: Text,
     },
     /// Not computed in the browser, and why.
     Skipped(String),

@@ -137,12 +137,23 @@ pub fn report_tables(s: &Scored) -> Vec<Table> {
     out.push(calibration(r));
     out.push(bins("conditioning", &r.conditioning));
     out.push(bins("mixing", &r.mixing));
+    // The page holds only the largest groups of a run with very many (`GROUPS_HELD`): the title
+    // says so, and where the rest are.
+    let title = if s.groups_total > r.groups.len() as u64 {
+        format!(
+            "Groups: the {} largest of {} (every group in the report JSON)",
+            r.groups.len(),
+            s.groups_total
+        )
+    } else {
+        "Groups".to_string()
+    };
     out.push(Table {
-        title: "Groups".to_string(),
+        title,
         columns: cols(&["group", "items", "accuracy", "normalized", "invalid_share"]),
-        rows: r
-            .groups
-            .iter()
+        rows: crate::report::groups::in_name_order(&r.groups)
+            .into_iter()
+            .map(|i| &r.groups[i])
             .map(|g| {
                 vec![
                     g.name.clone().into(),

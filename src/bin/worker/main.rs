@@ -30,7 +30,8 @@ mod worker {
     use scorelens::formats::FORMATS;
     use scorelens::profiles::Profile;
     use scorelens::report::Report;
-    use scorelens::web::protocol::{FromWorker, Named, Scored, ToWorker};
+    use scorelens::report::groups::keep_largest;
+    use scorelens::web::protocol::{FromWorker, Named, Scored, Text, ToWorker, GROUPS_HELD};
     use scorelens::{Error, Options, Session};
     use std::cell::RefCell;
     use std::collections::{HashMap, HashSet};
@@ -349,9 +350,15 @@ mod worker {
                     SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
                 }
                 let report_kept = again.then(|| report.clone());
+                let json = Text::new(&(report.to_json() + "\n"));
+                let html = Text::new(&scorelens::html::report(&report));
+                // The page holds the largest groups only; the JSON and HTML above have them all.
+                let mut report = report;
+                let groups_total = keep_largest(&mut report, GROUPS_HELD);
                 let scored = Scored {
-                    json: report.to_json() + "\n",
-                    html: scorelens::html::report(&report),
+                    json,
+                    html,
+                    groups_total,
                     report,
                     kept: explorer.len() as u64,
                     dropped: explorer.dropped(),
