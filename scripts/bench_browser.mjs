@@ -7,7 +7,7 @@
 // `make test`; run by `make bench` / `make bench-browser`. --help prints the usage below.
 //
 //   node scripts/bench_browser.mjs [--site target/site-bench] [--bin target/release/scorelens]
-//        [--mb 100,1000] [--runs 3] [--no-doc] [--commit REV (of the site and CLI; default HEAD)]
+//        [--mb 100,1000,groups] [--runs 3] [--no-doc] [--commit REV (of the site and CLI; default HEAD)]
 //   node scripts/bench_browser.mjs --from target/bench-results/browser.json   # the table again
 //
 // Memory, as measured (Chromium's DevTools protocol, sampled every 200 ms while a file is read):
@@ -31,6 +31,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../tests/e2e/server.mjs';
 import { diffJson } from '../tests/e2e/check.mjs';
+import { groupsFile } from '../tests/e2e/harness.mjs';
 import { weigh } from './page_weight.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,7 +49,9 @@ const opt = (name, dflt) => {
 };
 const SITE = resolve(opt('site', join(ROOT, 'target/site-bench')));
 const BIN = resolve(opt('bin', join(ROOT, 'target/release/scorelens')));
-const SIZES = opt('mb', '100,1000').split(',').map(Number);
+// A size in MB, or `groups`: the file of 200,000 groups of one item each (a `group` that is an id).
+const SIZES = opt('mb', '100,1000,groups').split(',').map((s) => (s === 'groups' ? s : Number(s)));
+const GROUPS = 200000;
 const RUNS = Number(opt('runs', '3'));
 const DATA = join(ROOT, 'target/bench-data');
 const RESULTS = join(ROOT, 'target/bench-results');
@@ -64,8 +67,9 @@ const median = (xs) => {
 };
 const max = (xs) => xs.reduce((a, b) => Math.max(a, b), 0);
 
-/** The generated file of about `mb` megabytes, made once. */
+/** The generated file of about `mb` megabytes, or of 200,000 groups, made once. */
 function dataFile(mb) {
+  if (mb === 'groups') return groupsFile(join(DATA, `groups-${GROUPS}.jsonl`), GROUPS);
   const file = join(DATA, `large-${mb}mb.jsonl`);
   if (!existsSync(file) || statSync(file).size < mb * MB) {
     log(`generating ${file}`);
@@ -271,7 +275,7 @@ async function main() {
       const file = dataFile(mb);
       const bytes = statSync(file).size;
       // The 1 GB file once: it loads a machine others share; smaller files RUNS times, alternating.
-      const runs = mb >= 500 ? 1 : RUNS;
+      const runs = mb !== 'groups' && mb >= 500 ? 1 : RUNS;
       const nat = [];
       const web = [];
       let reference = null;
@@ -297,6 +301,7 @@ async function main() {
         mb,
         bytes,
         items: reference.report.items,
+        groups: reference.report.groups.length,
         runs,
         native_runs: nat.length,
         native_s: median(nat),
@@ -352,7 +357,8 @@ function table(r) {
   const rows = [];
   const row = (figure, value, target = '', m = '') => rows.push(`| ${figure} | ${value} | ${target} | ${m} |`);
   for (const f of r.files) {
-    const name = `${(f.bytes / MB).toFixed(0)} MB (${f.items.toLocaleString('en-US')} items)`;
+    const groups = f.groups >= 1000 ? `, ${f.groups.toLocaleString('en-US')} groups` : '';
+    const name = `${(f.bytes / MB).toFixed(0)} MB (${f.items.toLocaleString('en-US')} items${groups})`;
     const how = f.runs > 1 ? `median of ${f.runs}` : 'one run';
     const nativeRuns = f.native_runs ?? f.runs;
     const b = f.browser;

@@ -84,9 +84,15 @@ mod tests {
     #[test]
     fn text_and_mixed_names() {
         // Digits sort before letters, as in byte order; a prefix comes first.
-        assert_eq!(sorted(&["b", "a10", "a", "a2b", "a2", "1"]), ["1", "a", "a2", "a2b", "a10", "b"]);
+        assert_eq!(
+            sorted(&["b", "a10", "a", "a2b", "a2", "1"]),
+            ["1", "a", "a2", "a2b", "a10", "b"]
+        );
         // Leading zeros: equal values, then byte order ('0' < '1').
-        assert_eq!(sorted(&["a1", "a01", "a001", "a2"]), ["a001", "a01", "a1", "a2"]);
+        assert_eq!(
+            sorted(&["a1", "a01", "a001", "a2"]),
+            ["a001", "a01", "a1", "a2"]
+        );
         // Numbers longer than any integer type still compare by value.
         assert_eq!(
             natural_cmp("x99999999999999999999999", "x100000000000000000000000"),

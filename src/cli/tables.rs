@@ -3,8 +3,8 @@
 
 use scorelens::metrics::calibration::CalibrationFigures;
 use scorelens::profiles::headline::headline;
-use scorelens::table::Table;
 use scorelens::report::{groups, GroupFigures};
+use scorelens::table::{Cell, Table};
 use scorelens::Report;
 
 fn cell(x: Option<f64>) -> String {
@@ -198,7 +198,12 @@ fn largest_groups(r: &Report, t: &Table) -> Table {
         columns: t.columns.clone(),
         rows: groups::largest(&r.groups, GROUPS_SHOWN)
             .into_iter()
-            .map(|i| group_row(&r.groups[i]))
+            .map(|i| {
+                group_row(&r.groups[i])
+                    .into_iter()
+                    .map(Cell::Text)
+                    .collect()
+            })
             .collect(),
     }
 }

@@ -7,7 +7,7 @@ use super::failure::Failure;
 use super::widget::{Props, Status, ViewKind};
 use crate::web::cards::Cards;
 use crate::web::cond_mix::CondMix;
-use crate::web::export::{save_js, stem};
+use crate::web::export::{save_text, stem};
 use crate::web::fmt;
 use crate::web::groups::Groups;
 use crate::web::ic::Ic;
@@ -157,7 +157,7 @@ fn json_button(s: &Arc<Scored>) -> impl IntoView {
     let s = s.clone();
     view! {
         <div class="export">
-            <button data-export="json" on:click=move |_| save_js(&name, "application/json", s.json.js())>"Report JSON"</button>
+            <button data-export="json" on:click=move |_| save_text(&name, &s.json)>"Report JSON"</button>
         </div>
     }
 }

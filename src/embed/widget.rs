@@ -175,6 +175,8 @@ async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
     Ok(Scored {
         json,
         html: Text::new(""),
+        csv: Text::new(""),
+        md: Text::new(""),
         groups_total,
         report,
         kept: 0,

@@ -149,7 +149,13 @@ mod tests {
         let kept: Vec<&str> = cut.groups.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(kept, ["b", "c"]);
         assert_eq!(cut.groups[0], whole.groups[1]);
-        let paths: Vec<&str> = cut.intervals.wilson.0.iter().map(|(p, _)| p.as_str()).collect();
+        let paths: Vec<&str> = cut
+            .intervals
+            .wilson
+            .0
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .collect();
         assert!(paths.contains(&"metrics.accuracy"));
         assert!(paths.contains(&"groups.b.accuracy") && paths.contains(&"groups.c.accuracy"));
         assert!(!paths.contains(&"groups.a.accuracy") && !paths.contains(&"groups.d.accuracy"));

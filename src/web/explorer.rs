@@ -68,11 +68,14 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
         seq.set_value(n);
         client::items(id, n, filter.get_untracked(), offset, PAGE);
     };
-    // A new filter starts from the top.
-    Effect::new(move |_| {
+    // A new filter starts from the top. Not on the first run: the list starts there, and setting
+    // the scroll position would make the browser lay out the whole new report at once.
+    Effect::new(move |first: Option<()>| {
         let _ = filter.get();
-        if let Some(el) = viewport.get_untracked() {
-            el.set_scroll_top(0);
+        if first.is_some() {
+            if let Some(el) = viewport.get_untracked() {
+                el.set_scroll_top(0);
+            }
         }
         request(0);
     });

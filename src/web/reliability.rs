@@ -177,7 +177,9 @@ fn lines(series: &[Series], w: Whiskers) -> impl IntoView {
         .collect_view()
 }
 
-/// The count histogram under the diagram; several series share each bin's width.
+/// The count histogram under the diagram. Several series get a row each, one above the other:
+/// their bins need not share edges (equal-mass bins of two readings), and bars side by side in
+/// bins that differ would read as one striped band.
 fn histogram(series: &[Series]) -> impl IntoView {
     let top = TOP + PLOT + GAP;
     let max = series
@@ -186,28 +188,36 @@ fn histogram(series: &[Series]) -> impl IntoView {
         .max()
         .unwrap_or(0)
         .max(1) as f64;
-    let n = series.len().max(1) as f64;
+    let rows = series.len().max(1) as f64;
+    let row = HIST / rows;
     let label_counts = series.len() == 1;
+    let baselines = (0..series.len().max(1))
+        .map(|s| {
+            let base = top + row * (s as f64 + 1.0);
+            view! { <line class="baseline" x1=px(x(0.0)) x2=px(x(1.0)) y1=px(base) y2=px(base) /> }
+        })
+        .collect_view();
     view! {
         <g class="histogram">
-            <line class="baseline" x1=px(x(0.0)) x2=px(x(1.0)) y1=px(top + HIST) y2=px(top + HIST) />
+            {baselines}
             <text class="tick" x=px(LEFT - 6.0) y=px(top + 8.0) text-anchor="end">"items"</text>
             {series.iter().enumerate().map(|(s, ser)| {
-                ser.bins.iter().enumerate().map(|(i, b)| {
-                    let width = (x(b.hi) - x(b.lo) - 2.0) / n;
-                    let x0 = x(b.lo) + 1.0 + width * s as f64;
-                    let h = b.count as f64 / max * (HIST - 12.0);
+                let base = top + row * (s as f64 + 1.0);
+                ser.bins.iter().enumerate().map(move |(i, b)| {
+                    let width = x(b.hi) - x(b.lo) - 2.0;
+                    let x0 = x(b.lo) + 1.0;
+                    let h = b.count as f64 / max * (row - if label_counts { 12.0 } else { 3.0 });
                     view! {
                         <rect
                             class=format!("hist s{s}")
                             data-bin=i.to_string()
                             data-count=b.count.to_string()
-                            x=px(x0) width=px(width.max(0.5)) y=px(top + HIST - h) height=px(h)
+                            x=px(x0) width=px(width.max(0.5)) y=px(base - h) height=px(h)
                         >
                             <title>{format!("{}: {} items", ser.name, fmt::count(b.count))}</title>
                         </rect>
                         {(label_counts && b.count > 0).then(|| view! {
-                            <text class="count" data-bin=i.to_string() x=px(x0 + width / 2.0) y=px(top + HIST - h - 3.0) text-anchor="middle">
+                            <text class="count" data-bin=i.to_string() x=px(x0 + width / 2.0) y=px(base - h - 3.0) text-anchor="middle">
                                 {b.count.to_string()}
                             </text>
                         })}

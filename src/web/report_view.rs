@@ -16,7 +16,6 @@ use super::reliability::{Reliability, Series};
 use super::rewardbench::RewardBench;
 use super::scope_notice::ScopeNotice;
 use super::state::{use_state, AppState, Binning, Boot, Reading};
-use super::tables;
 use super::toggles::{BinningToggle, ReadingToggle};
 use super::warnings::WarningList;
 use leptos::prelude::*;
@@ -109,7 +108,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     view! {
         <div class="report" data-run=id.to_string() data-testid="report">
             <ReportHeader id=id scored=scored.clone() />
-            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) html=report_html(state, id, &scored) tables=tables::report_tables(&scored) svg=svg_id.clone() diagram=has_probs />
+            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) html=report_html(state, id, &scored) csv=scored.csv.clone() md=scored.md.clone() svg=svg_id.clone() diagram=has_probs />
             <WarningList warnings=Arc::new(report.warnings.clone()) />
             <Notes notes=report.notes.clone() reported=report.reported.clone() />
             {has_probs.then(|| view! {

@@ -125,6 +125,9 @@ pub enum Compared {
         comparison: Arc<crate::Comparison>,
         json: Arc<str>,
         html: Arc<str>,
+        /// Each pair's differences and McNemar's test as CSV and Markdown.
+        csv: Text,
+        md: Text,
     },
     Failed(String),
     Stopped,

@@ -1,7 +1,7 @@
-//! The report's tables (`crate::table`, the CLI's model), for the export as CSV (full precision)
-//! or Markdown (four decimals), to a file or the clipboard.
+//! The report's tables (`crate::table`, the CLI's model), for the page's export as CSV (full
+//! precision) or Markdown (four decimals), to a file or the clipboard. The worker writes them from
+//! the whole report (every group), so the page carries neither these tables nor their writers.
 
-use super::protocol::Scored;
 use crate::metrics::calibration::CalibrationFigures;
 use crate::table::{Cell, Table};
 use crate::Report;
@@ -60,8 +60,7 @@ fn bins(name: &str, f: &CalibrationFigures) -> Table {
 }
 
 /// Every table of one run's report.
-pub fn report_tables(s: &Scored) -> Vec<Table> {
-    let r = &s.report;
+pub fn report_tables(r: &Report) -> Vec<Table> {
     let m = &r.metrics;
     let mut out = vec![Table {
         title: "Headline".to_string(),
@@ -137,19 +136,8 @@ pub fn report_tables(s: &Scored) -> Vec<Table> {
     out.push(calibration(r));
     out.push(bins("conditioning", &r.conditioning));
     out.push(bins("mixing", &r.mixing));
-    // The page holds only the largest groups of a run with very many (`GROUPS_HELD`): the title
-    // says so, and where the rest are.
-    let title = if s.groups_total > r.groups.len() as u64 {
-        format!(
-            "Groups: the {} largest of {} (every group in the report JSON)",
-            r.groups.len(),
-            s.groups_total
-        )
-    } else {
-        "Groups".to_string()
-    };
     out.push(Table {
-        title,
+        title: "Groups".to_string(),
         columns: cols(&["group", "items", "accuracy", "normalized", "invalid_share"]),
         rows: crate::report::groups::in_name_order(&r.groups)
             .into_iter()
