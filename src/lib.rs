@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod natural;
 pub mod probs;
 pub mod profiles;
+pub mod reliability_plot;
 pub mod report;
 pub mod reported;
 pub mod runs;
