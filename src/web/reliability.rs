@@ -8,7 +8,7 @@
 use super::fmt::{self, Kind};
 use super::state::{use_state, Whiskers};
 use crate::metrics::ece::BinReport;
-use crate::reliability_plot::{height, hist_row, x, y, HIST_TOP, LEFT, PLOT, PW, TOP, W};
+use crate::reliability_plot::{self as plot, hist_row, x, y, HIST_TOP, LEFT, PLOT, PW, TOP, W};
 use leptos::prelude::*;
 
 /// One curve: a name for the legend and its bins.
@@ -19,7 +19,7 @@ pub struct Series {
 }
 
 /// The page's diagram keeps 34 units under the histogram; legend rows (several series) follow.
-const H: f64 = height(34.0);
+const H: f64 = plot::height(34.0);
 
 fn px(v: f64) -> String {
     format!("{v:.2}")
