@@ -543,7 +543,10 @@ fn the_cli_table_lists_the_largest_groups_and_counts_the_rest() {
 fn group_names_sort_naturally_in_the_table_csv_and_html() {
     // Written in byte order; natural order puts task_2 before task_10.
     let mut body = String::new();
-    for (k, g) in ["task_10", "task_1", "task_2", "task_9", "alpha"].iter().enumerate() {
+    for (k, g) in ["task_10", "task_1", "task_2", "task_9", "alpha"]
+        .iter()
+        .enumerate()
+    {
         body += &format!(
             "{{\"id\": \"{k}\", \"group\": \"{g}\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"A\"}}\n"
         );

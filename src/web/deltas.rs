@@ -17,7 +17,7 @@ use web_sys::Element;
 // from the files (ids, names) is only ever set as text.
 
 /// Appends a `tag` element with a class and text to `parent`.
-fn add(parent: &Element, tag: &str, class: &str, text: &str) -> Option<Element> {
+pub(super) fn add(parent: &Element, tag: &str, class: &str, text: &str) -> Option<Element> {
     let e = document().create_element(tag).ok()?;
     if !class.is_empty() {
         e.set_class_name(class);
@@ -29,7 +29,7 @@ fn add(parent: &Element, tag: &str, class: &str, text: &str) -> Option<Element> 
     Some(e)
 }
 
-fn set(e: &Element, name: &str, value: &str) {
+pub(super) fn set(e: &Element, name: &str, value: &str) {
     let _ = e.set_attribute(name, value);
 }
 

@@ -160,8 +160,8 @@ test('two sample files: deltas, intervals, marks, McNemar and only-in lists equa
   assert.equal(text, ref.text, 'exported comparison is the CLI output byte for byte');
   await page.locator('[data-testid=deltas]').screenshot({ path: join(OUT, 'compare-deltas.png') });
 
-  // The comparison's Tables CSV carries each pair's differences and McNemar's counts, every digit.
-  const csv = (await download(page, '[data-testid=comparison] [data-export=csv]')).bytes.toString('utf8');
+  // Pairs CSV carries each pair's differences and McNemar's counts, every digit; Pairs Markdown four decimals.
+  const csv = (await download(page, '[data-export=comparison-csv]')).bytes.toString('utf8');
   const p = ref.json.pairs[0];
   assert.ok(csv.includes(`# ${p.a} (A) vs ${p.b} (B): ${p.common} common items`), csv);
   const accRow = csv.split('\n').find((l) => l.startsWith('metrics.accuracy,'));
@@ -171,7 +171,7 @@ test('two sample files: deltas, intervals, marks, McNemar and only-in lists equa
   assert.equal(cells[8], acc.distinguishable ? 'yes' : 'no');
   const m = p.mcnemar;
   assert.ok(csv.includes(`${m.both_right},${m.only_a},${m.only_b},${m.both_wrong},${m.not_binary},`), csv);
-  const md = (await download(page, '[data-testid=comparison] [data-export=md]')).bytes.toString('utf8');
+  const md = (await download(page, '[data-export=comparison-md]')).bytes.toString('utf8');
   assert.ok(md.includes(`| metrics.accuracy | ${acc.a.toFixed(4)} | ${acc.b.toFixed(4)} |`), md);
 
   // A summary of the runs at the top: each run's headline, a link to its report and one to the
