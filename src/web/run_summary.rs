@@ -62,7 +62,7 @@ fn draw(host: &Element, runs: &[Run]) -> Option<()> {
                 .find(|f| &f.path == path)
                 .and_then(|f| f.value);
             let td = add(&tr, "td", "num", &fmt::show(v, *kind))?;
-            set(&td, "data-figure", path);
+            set(&td, "data-headline", path);
             set(&td, "data-value", &fmt::exact(v));
         }
     }

@@ -178,7 +178,7 @@ test('two sample files: deltas, intervals, marks, McNemar and only-in lists equa
   // comparison.
   const summary = await page.$$eval('[data-testid=run-summary] tbody tr', (trs) => trs.map((tr) => ({
     run: tr.dataset.run,
-    accuracy: Number(tr.querySelector('td[data-figure="metrics.accuracy"]')?.dataset.value),
+    accuracy: Number(tr.querySelector('td[data-headline="metrics.accuracy"]')?.dataset.value),
   })));
   const want = [A, B].map((f) => cli([f]).report.metrics.accuracy);
   assert.deepEqual(summary.map((s) => s.accuracy), want);
