@@ -162,7 +162,7 @@ export function manyItems(name, n) {
  * when i is a multiple of 4 (so accuracy is exactly 0.75). Written once at `path`; its path.
  */
 export function groupsFile(path, n) {
-  if (existsSync(path) && statSync(path).size > n * 150) return path;
+  if (existsSync(path) && statSync(path).size > n * 100) return path;
   const lines = ['{"scorelens":1,"model":"ids-as-groups"}'];
   for (let i = 0; i < n; i++) {
     const probs = i % 4 === 0 ? '{"A":0.2,"B":0.6,"C":0.1,"D":0.1}' : '{"A":0.7,"B":0.1,"C":0.1,"D":0.1}';
