@@ -8,7 +8,7 @@
 // `make test`; run by `make bench` / `make bench-browser`. --help prints the usage below.
 //
 //   node scripts/bench_browser.mjs [--site target/site-bench] [--bin target/release/scorelens]
-//        [--mb 100,1000,1000gz] [--runs 3] [--no-doc] [--commit REV (of the site and CLI; default HEAD)]
+//        [--mb 100,1000,1000gz,groups] [--runs 3] [--no-doc] [--commit REV (of the site and CLI; default HEAD)]
 //   node scripts/bench_browser.mjs --from target/bench-results/browser.json   # the table again
 //
 // Memory, as measured (Chromium's DevTools protocol, sampled every 200 ms while a file is read):
@@ -32,6 +32,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../tests/e2e/server.mjs';
 import { diffJson } from '../tests/e2e/check.mjs';
+import { groupsFile } from '../tests/e2e/harness.mjs';
 import { weigh } from './page_weight.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,8 +50,12 @@ const opt = (name, dflt) => {
 };
 const SITE = resolve(opt('site', join(ROOT, 'target/site-bench')));
 const BIN = resolve(opt('bin', join(ROOT, 'target/release/scorelens')));
-// "1000gz": the 1000 MB file gzipped (gzip -1).
-const SIZES = opt('mb', '100,1000,1000gz').split(',').map((s) => ({ mb: parseInt(s, 10), gz: s.endsWith('gz') }));
+// A size in MB, `<size>gz`: that file gzipped (gzip -1), or `groups`: the file of 200,000 groups
+// of one item each (a `group` that is an id).
+const SIZES = opt('mb', '100,1000,1000gz,groups').split(',').map((s) => (s === 'groups'
+  ? { mb: 'groups', gz: false }
+  : { mb: parseInt(s, 10), gz: s.endsWith('gz') }));
+const GROUPS = 200000;
 const RUNS = Number(opt('runs', '3'));
 const DATA = join(ROOT, 'target/bench-data');
 const RESULTS = join(ROOT, 'target/bench-results');
@@ -66,8 +71,9 @@ const median = (xs) => {
 };
 const max = (xs) => xs.reduce((a, b) => Math.max(a, b), 0);
 
-/** The generated file of about `mb` megabytes, made once; gzipped (`gz`) from the plain one. */
+/** The generated file of about `mb` megabytes (gzipped when `gz`), or of 200,000 groups, made once. */
 function dataFile(mb, gz = false) {
+  if (mb === 'groups') return groupsFile(join(DATA, `groups-${GROUPS}.jsonl`), GROUPS);
   const file = join(DATA, `large-${mb}mb.jsonl`);
   if (!existsSync(file) || statSync(file).size < mb * MB) {
     log(`generating ${file}`);
@@ -281,7 +287,7 @@ async function main() {
       // A gzipped file's speed counts the bytes it holds (the plain file's).
       const decoded = gz ? statSync(dataFile(mb)).size : bytes;
       // The 1 GB file once: it loads a machine others share; smaller files RUNS times, alternating.
-      const runs = mb >= 500 ? 1 : RUNS;
+      const runs = mb !== 'groups' && mb >= 500 ? 1 : RUNS;
       const nat = [];
       const web = [];
       let reference = null;
@@ -310,6 +316,7 @@ async function main() {
         bytes,
         decoded,
         items: reference.report.items,
+        groups: reference.report.groups.length,
         runs,
         native_runs: nat.length,
         native_s: median(nat),
@@ -366,9 +373,10 @@ function table(r) {
   const row = (figure, value, target = '', m = '') => rows.push(`| ${figure} | ${value} | ${target} | ${m} |`);
   for (const f of r.files) {
     const decoded = f.decoded ?? f.bytes;
+    const groups = f.groups >= 1000 ? `, ${f.groups.toLocaleString('en-US')} groups` : '';
     const name = f.gz
       ? `${(decoded / MB).toFixed(0)} MB gzipped to ${(f.bytes / MB).toFixed(0)} MB (${f.items.toLocaleString('en-US')} items)`
-      : `${(f.bytes / MB).toFixed(0)} MB (${f.items.toLocaleString('en-US')} items)`;
+      : `${(f.bytes / MB).toFixed(0)} MB (${f.items.toLocaleString('en-US')} items${groups})`;
     const how = f.runs > 1 ? `median of ${f.runs}` : 'one run';
     const nativeRuns = f.native_runs ?? f.runs;
     const b = f.browser;

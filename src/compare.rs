@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 mod paired;
+pub mod tables;
 
 pub use paired::{PairDraws, Paired};
 

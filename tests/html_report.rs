@@ -538,3 +538,40 @@ fn the_cli_table_lists_the_largest_groups_and_counts_the_rest() {
         .count();
     assert_eq!(group_rows, 100);
 }
+
+#[test]
+fn group_names_sort_naturally_in_the_table_csv_and_html() {
+    // Written in byte order; natural order puts task_2 before task_10.
+    let mut body = String::new();
+    for (k, g) in ["task_10", "task_1", "task_2", "task_9", "alpha"]
+        .iter()
+        .enumerate()
+    {
+        body += &format!(
+            "{{\"id\": \"{k}\", \"group\": \"{g}\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"A\"}}\n"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("scorelens-natural-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("natural.jsonl");
+    std::fs::write(&path, body).unwrap();
+    let path = path.to_str().unwrap();
+    let want = ["alpha", "task_1", "task_2", "task_9", "task_10"];
+    let order = |text: &str| -> Vec<usize> {
+        want.iter()
+            .map(|g| {
+                text.find(&format!("{g} "))
+                    .or_else(|| text.find(&format!("{g},")))
+                    .or_else(|| text.find(&format!(">{g}<")))
+                    .or_else(|| text.find(&format!("| {g} |")))
+                    .unwrap_or_else(|| panic!("{g} missing"))
+            })
+            .collect()
+    };
+    for format in ["table", "csv", "markdown", "html"] {
+        let out = cli(&["score", path, "--format", format]);
+        let from = out.find("Groups").expect("a groups table");
+        let at = order(&out[from..]);
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{format}: {at:?}");
+    }
+}

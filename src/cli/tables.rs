@@ -3,7 +3,8 @@
 
 use scorelens::metrics::calibration::CalibrationFigures;
 use scorelens::profiles::headline::headline;
-use scorelens::table::Table;
+use scorelens::report::{groups, GroupFigures};
+use scorelens::table::{Cell, Table};
 use scorelens::Report;
 
 fn cell(x: Option<f64>) -> String {
@@ -121,17 +122,9 @@ pub fn tables(r: &Report) -> Vec<Table> {
     let groups = Table::text(
         "Groups".to_string(),
         row(&["group", "items", "accuracy", "normalized", "invalid share"]),
-        r.groups
-            .iter()
-            .map(|g| {
-                vec![
-                    g.name.clone(),
-                    g.items.to_string(),
-                    cell(g.accuracy),
-                    cell(g.normalized),
-                    cell(g.invalid_share),
-                ]
-            })
+        groups::in_name_order(&r.groups)
+            .into_iter()
+            .map(|i| group_row(&r.groups[i]))
             .collect(),
     );
     let mut all = vec![lead(r), headline];
@@ -183,13 +176,19 @@ fn scope(r: &Report) -> Option<Table> {
 /// ids number in the hundreds of thousands); CSV, Markdown and JSON keep every group.
 pub const GROUPS_SHOWN: usize = 40;
 
+/// One group's row of the groups table.
+fn group_row(g: &GroupFigures) -> Vec<String> {
+    vec![
+        g.name.clone(),
+        g.items.to_string(),
+        cell(g.accuracy),
+        cell(g.normalized),
+        cell(g.invalid_share),
+    ]
+}
+
 /// The groups table cut to the `GROUPS_SHOWN` largest, with the count of the rest in its title.
 fn largest_groups(r: &Report, t: &Table) -> Table {
-    let mut order: Vec<usize> = (0..r.groups.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (x, y) = (&r.groups[a], &r.groups[b]);
-        y.items.cmp(&x.items).then_with(|| x.name.cmp(&y.name))
-    });
     let rest = r.groups.len() - GROUPS_SHOWN;
     Table {
         title: format!(
@@ -197,10 +196,14 @@ fn largest_groups(r: &Report, t: &Table) -> Table {
             r.groups.len()
         ),
         columns: t.columns.clone(),
-        rows: order
+        rows: groups::largest(&r.groups, GROUPS_SHOWN)
             .into_iter()
-            .take(GROUPS_SHOWN)
-            .filter_map(|i| t.rows.get(i).cloned())
+            .map(|i| {
+                group_row(&r.groups[i])
+                    .into_iter()
+                    .map(Cell::Text)
+                    .collect()
+            })
             .collect(),
     }
 }

@@ -7,7 +7,7 @@ use super::failure::Failure;
 use super::widget::{Props, Status, ViewKind};
 use crate::web::cards::Cards;
 use crate::web::cond_mix::CondMix;
-use crate::web::export::{save, stem};
+use crate::web::export::{save_text, stem};
 use crate::web::fmt;
 use crate::web::groups::Groups;
 use crate::web::ic::Ic;
@@ -157,7 +157,7 @@ fn json_button(s: &Arc<Scored>) -> impl IntoView {
     let s = s.clone();
     view! {
         <div class="export">
-            <button data-export="json" on:click=move |_| save(&name, "application/json", &s.json)>"Report JSON"</button>
+            <button data-export="json" on:click=move |_| save_text(&name, &s.json)>"Report JSON"</button>
         </div>
     }
 }
@@ -183,7 +183,7 @@ fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
             {r.ic.is_some().then(|| ic(&s, false))}
             {r.rewardbench.is_some().then(|| rewardbench(&s))}
             {r.multi.clone().map(|m| view! { <Multi multi=m /> })}
-            <Groups groups=Arc::new(r.groups.clone()) intervals=Arc::new(r.intervals.clone()) />
+            <Groups groups=Arc::new(r.groups.clone()) total=s.groups_total items=r.items />
         }
         .into_any(),
     }

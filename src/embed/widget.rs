@@ -10,7 +10,8 @@ use super::input::Source;
 use super::panic;
 use super::run::{run, Settings};
 use super::views::Embed;
-use crate::web::protocol::Scored;
+use crate::report::groups::keep_largest;
+use crate::web::protocol::{Scored, Text, GROUPS_HELD};
 use crate::web::state::{AppState, Binning};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -167,10 +168,17 @@ async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
         Job::Files(files) => files.into_iter().map(Source::file).collect(),
     };
     let o = run(sources, &settings).await?;
+    let json = Text::new(&(o.report.to_json() + "\n"));
+    // The widget draws the page's views: it holds the largest groups as the page does.
+    let mut report = o.report;
+    let groups_total = keep_largest(&mut report, GROUPS_HELD);
     Ok(Scored {
-        json: o.report.to_json() + "\n",
-        html: String::new(),
-        report: o.report,
+        json,
+        html: Text::new(""),
+        csv: Text::new(""),
+        md: Text::new(""),
+        groups_total,
+        report,
         kept: 0,
         dropped: 0,
         bytes: o.bytes,

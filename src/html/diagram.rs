@@ -5,26 +5,11 @@
 use super::Html;
 use crate::fmt::{self, Kind};
 use crate::metrics::ece::BinReport;
+use crate::reliability_plot::{height, x, y, HIST, HIST_TOP, LEFT, PLOT, PW, TOP, W};
 use std::fmt::Write;
 
-const W: f64 = 560.0;
-const LEFT: f64 = 52.0;
-const RIGHT: f64 = 16.0;
-const TOP: f64 = 14.0;
-const PLOT: f64 = 300.0;
-const GAP: f64 = 44.0;
-const HIST: f64 = 70.0;
-const BOTTOM: f64 = 8.0;
-const H: f64 = TOP + PLOT + GAP + HIST + BOTTOM;
-const PW: f64 = W - LEFT - RIGHT;
-
-fn x(c: f64) -> f64 {
-    LEFT + c.clamp(0.0, 1.0) * PW
-}
-
-fn y(a: f64) -> f64 {
-    TOP + (1.0 - a.clamp(0.0, 1.0)) * PLOT
-}
+/// The report's diagram draws one series and no legend: a small margin under the histogram.
+const H: f64 = height(8.0);
 
 /// A line from (x1, y1) to (x2, y2).
 fn line(h: &mut Html, class: &str, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
@@ -126,7 +111,7 @@ fn bars(h: &mut Html, bins: &[BinReport]) {
 }
 
 fn histogram(h: &mut Html, bins: &[BinReport]) {
-    let top = TOP + PLOT + GAP;
+    let top = HIST_TOP;
     let max = bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
     line(h, "baseline", (x(0.0), top + HIST), (x(1.0), top + HIST));
     label(h, "tick", (LEFT - 6.0, top + 8.0), "end", "items");

@@ -4,6 +4,7 @@
 use super::{benchmark, calibration, Html, GROUPS_SHOWN};
 use crate::fmt::{self, Kind};
 use crate::profiles::headline::headline;
+use crate::report::groups as order;
 use crate::report::{GroupFigures, Report};
 use std::fmt::Write;
 
@@ -221,16 +222,18 @@ fn figures(h: &mut Html, r: &Report, level: u8) {
     tend(h);
 }
 
-/// The groups, all of them up to `GROUPS_SHOWN`, else the largest.
+/// The groups in natural order of name, all of them up to `GROUPS_SHOWN`, else the largest.
 fn groups(h: &mut Html, groups: &[GroupFigures], level: u8) {
     if groups.is_empty() {
         return;
     }
     heading(h, level, "Groups");
-    let mut shown: Vec<&GroupFigures> = groups.iter().collect();
+    let shown = if groups.len() > GROUPS_SHOWN {
+        order::largest(groups, GROUPS_SHOWN)
+    } else {
+        order::in_name_order(groups)
+    };
     if groups.len() > GROUPS_SHOWN {
-        shown.sort_by(|a, b| b.items.cmp(&a.items).then_with(|| a.name.cmp(&b.name)));
-        shown.truncate(GROUPS_SHOWN);
         h.el(
             "p",
             "meta",
@@ -246,7 +249,7 @@ fn groups(h: &mut Html, groups: &[GroupFigures], level: u8) {
         &["group", "items", "accuracy", "normalized", "invalid share"],
         &[],
     );
-    for g in shown {
+    for g in shown.into_iter().map(|i| &groups[i]) {
         h.raw("<tr>");
         th(h, &g.name);
         td_count(h, g.items);

@@ -7,6 +7,7 @@ use super::drop_zone::DropZone;
 use super::grouping::GroupingLine;
 use super::progress::Progress;
 use super::report_view::ReportView;
+use super::run_summary::RunSummary;
 use super::state::{AppState, Run, Status};
 use super::warnings::WarningList;
 use leptos::prelude::*;
@@ -34,6 +35,7 @@ pub fn App() -> impl IntoView {
         <main data-testid="app" data-status=move || state.status()>
             <DropZone />
             <GroupingLine />
+            <RunSummary />
             <Show when=has_runs>
                 <Tabs />
                 <ActiveRun />
@@ -51,7 +53,7 @@ pub fn App() -> impl IntoView {
 fn Tabs() -> impl IntoView {
     let state = super::state::use_state();
     view! {
-        <nav class="tabs" aria-label="Runs">
+        <nav class="tabs" id="runs" aria-label="Runs">
             <For
                 each=move || {
                     let runs = state.runs.get();

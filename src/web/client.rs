@@ -207,8 +207,8 @@ fn receive(msg: FromWorker) {
             run,
             Boot::Done {
                 bootstrap: Arc::new(*bootstrap),
-                json: Arc::new(json),
-                html: Arc::new(html),
+                json,
+                html,
             },
         ),
         FromWorker::IntervalsSkipped { run, reason } => {
@@ -222,6 +222,8 @@ fn receive(msg: FromWorker) {
             comparison,
             json,
             html,
+            csv,
+            md,
         } => compared(
             state,
             seq,
@@ -229,6 +231,8 @@ fn receive(msg: FromWorker) {
                 comparison: Arc::new(*comparison),
                 json: json.into(),
                 html: html.into(),
+                csv,
+                md,
             },
         ),
         FromWorker::CompareFailed { seq, error } => compared(state, seq, Compared::Failed(error)),

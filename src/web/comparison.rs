@@ -4,6 +4,7 @@
 use super::deltas::Deltas;
 use super::export::Export;
 use super::fmt::{self, Kind};
+use super::protocol::Text;
 use super::reliability::{Reliability, Series};
 use super::state::{titles, use_state, Binning, Reading, Run};
 use crate::table::{Cell, Table};
@@ -111,11 +112,13 @@ pub fn Comparison() -> impl IntoView {
         format!("Reliability of each run, {reading}, {binning} bins; the dashed diagonal is perfect calibration.")
     });
     view! {
-        <section class="panel comparison" data-testid="comparison">
+        <section class="panel comparison" id="comparison" data-testid="comparison">
             <h2>"Side by side"</h2>
             {move || {
                 let list = runs.get();
                 let t = table(&list);
+                let csv = Text::new(&crate::table::csv(std::slice::from_ref(&t)));
+                let md = Text::new(&crate::table::markdown(std::slice::from_ref(&t)));
                 let head = t.columns.iter().skip(1).map(|c| view! { <th class="num" scope="col">{c.clone()}</th> }).collect_view();
                 let body = t.rows.iter().map(|row| {
                     let label = match row.first() { Some(Cell::Text(s)) => s.clone(), _ => String::new() };
@@ -133,7 +136,7 @@ pub fn Comparison() -> impl IntoView {
                             <tbody>{body}</tbody>
                         </table>
                     </div>
-                    <Export stem="comparison" json=None tables=vec![t] svg="reliability-comparison" />
+                    <Export stem="comparison" json=None csv=csv md=md svg="reliability-comparison" />
                 }
             }}
             <Reliability id="reliability-comparison" series=series caption=caption />

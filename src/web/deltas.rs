@@ -3,7 +3,7 @@
 //! in one file only. The worker draws the resamples (src/bin/worker/deltas.rs); this only shows.
 
 use super::client;
-use super::export::save;
+use super::export::{save, save_text};
 use super::fmt::{self, figure, p_value, signed, unit};
 use super::state::{titles, use_state, AppState, Compared};
 use crate::compare::{Comparison, Delta, OnlyIn, Pair};
@@ -17,7 +17,7 @@ use web_sys::Element;
 // from the files (ids, names) is only ever set as text.
 
 /// Appends a `tag` element with a class and text to `parent`.
-fn add(parent: &Element, tag: &str, class: &str, text: &str) -> Option<Element> {
+pub(super) fn add(parent: &Element, tag: &str, class: &str, text: &str) -> Option<Element> {
     let e = document().create_element(tag).ok()?;
     if !class.is_empty() {
         e.set_class_name(class);
@@ -29,7 +29,7 @@ fn add(parent: &Element, tag: &str, class: &str, text: &str) -> Option<Element> 
     Some(e)
 }
 
-fn set(e: &Element, name: &str, value: &str) {
+pub(super) fn set(e: &Element, name: &str, value: &str) {
     let _ = e.set_attribute(name, value);
 }
 
@@ -270,13 +270,19 @@ pub fn Deltas() -> impl IntoView {
             Compared::Failed(error) => {
                 view! { <p class="warn" data-testid="compare-failed">{error}</p> }.into_any()
             }
-            Compared::Done { json, html, .. } => view! {
+            Compared::Done { json, html, csv, md, .. } => view! {
                 <div class="export" role="group" aria-label="Export the comparison">
                     <button data-export="comparison-json" on:click=move |_| save("comparison.json", "application/json", &json)>
                         "Comparison JSON"
                     </button>
                     <button data-export="comparison-html" title="The runs, their reports and the comparison as one file: no script, readable offline, printable" on:click=move |_| save("comparison.report.html", "text/html", &html)>
                         "Comparison HTML"
+                    </button>
+                    <button data-export="comparison-csv" title="Each pair's differences and McNemar's test, every digit" on:click=move |_| save_text("comparison.pairs.csv", &csv)>
+                        "Pairs CSV"
+                    </button>
+                    <button data-export="comparison-md" title="Each pair's differences and McNemar's test, four decimals" on:click=move |_| save_text("comparison.pairs.md", &md)>
+                        "Pairs Markdown"
                     </button>
                 </div>
             }

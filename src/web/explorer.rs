@@ -5,11 +5,10 @@
 use super::client;
 use super::fmt::{self, Kind};
 use super::state::use_state;
+use super::virtual_rows::{height, visible, ROW};
 use crate::explore::{Filter, Order, Row, Show};
 use leptos::prelude::*;
 
-/// Row height in pixels (fixed, so that the scroll position says which rows are visible).
-const ROW: f64 = 30.0;
 /// Rows asked for at once; several screens' worth, so that scrolling rarely waits.
 const PAGE: u64 = 90;
 /// Rows kept above the first visible one.
@@ -69,11 +68,14 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
         seq.set_value(n);
         client::items(id, n, filter.get_untracked(), offset, PAGE);
     };
-    // A new filter starts from the top.
-    Effect::new(move |_| {
+    // A new filter starts from the top. Not on the first run: the list starts there, and setting
+    // the scroll position would make the browser lay out the whole new report at once.
+    Effect::new(move |first: Option<()>| {
         let _ = filter.get();
-        if let Some(el) = viewport.get_untracked() {
-            el.set_scroll_top(0);
+        if first.is_some() {
+            if let Some(el) = viewport.get_untracked() {
+                el.set_scroll_top(0);
+            }
         }
         request(0);
     });
@@ -89,19 +91,30 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
         let Some(el) = viewport.get_untracked() else {
             return;
         };
-        let top = f64::from(el.scroll_top());
-        let first = (top / ROW) as u64;
-        let visible = (f64::from(el.client_height()) / ROW).ceil() as u64 + 1;
+        let (first, end) = visible(&el, total.get_untracked());
         let (offset, len) = loaded.with_untracked(|(o, r)| (*o, r.len() as u64));
-        let end = (first + visible).min(total.get_untracked());
         if first < offset || end > offset + len {
             request(first.saturating_sub(BEFORE));
         }
     };
+    // The group filter is a search box with the groups the page holds as suggestions (a run may
+    // have hundreds of thousands); any group's name typed whole filters the worker's records.
+    let list_id = format!("groups-{id}");
     let group_options = groups
-        .into_iter()
-        .map(|g| view! { <option value=g.clone()>{g.clone()}</option> })
+        .iter()
+        .map(|g| view! { <option value=g.clone()></option> })
         .collect_view();
+    let known = StoredValue::new(groups);
+    let set_group = move |v: String, committed: bool| {
+        // While typing, a name takes effect once it is a known group's (or empty); Enter or
+        // leaving the box commits whatever it holds.
+        if committed || v.is_empty() || known.with_value(|g| g.contains(&v)) {
+            let v = (!v.is_empty()).then_some(v);
+            if state.group_filter.get_untracked() != v {
+                state.group_filter.set(v);
+            }
+        }
+    };
     let rows = move || {
         let (offset, rows) = loaded.get();
         rows.into_iter()
@@ -149,16 +162,12 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
                     </label>
                 </Show>
                 <label>"Group "
-                    <select data-testid="explorer-group"
+                    <input type="search" data-testid="explorer-group" placeholder="all groups" list=list_id.clone()
                         prop:value=move || state.group_filter.get().unwrap_or_default()
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            state.group_filter.set((!v.is_empty()).then_some(v));
-                        }
-                    >
-                        <option value="">"all groups"</option>
-                        {group_options}
-                    </select>
+                        on:input=move |ev| set_group(event_target_value(&ev), false)
+                        on:change=move |ev| set_group(event_target_value(&ev), true)
+                    />
+                    <datalist id=list_id>{group_options}</datalist>
                 </label>
                 <label>"Order "
                     <select on:change=move |ev| order.set(if event_target_value(&ev) == "confidence" { Order::Confidence } else { Order::File })>
@@ -178,7 +187,7 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
                 <span class="num" title="confidence under mixing">"mix."</span>
             </div>
             <div class="viewport" node_ref=viewport on:scroll=on_scroll role="table" aria-label="Items" tabindex="0">
-                <div class="spacer" style:height=move || format!("{}px", total.get() as f64 * ROW)>
+                <div class="spacer" style:height=move || height(total.get())>
                     {rows}
                 </div>
             </div>

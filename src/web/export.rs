@@ -3,7 +3,7 @@
 //! reliability diagram as SVG and PNG. Everything is made in the page and handed to the browser as
 //! a download; nothing is sent anywhere.
 
-use crate::table::{self, Table};
+use super::protocol::Text;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
@@ -25,10 +25,10 @@ fn log(what: &str, e: &JsValue) {
     web_sys::console::error_2(&format!("scorelens: {what}").into(), e);
 }
 
-fn blob(content: &str, mime: &str) -> Result<Blob, JsValue> {
+fn blob(content: &JsValue, mime: &str) -> Result<Blob, JsValue> {
     let opts = BlobPropertyBag::new();
     opts.set_type(mime);
-    Blob::new_with_str_sequence_and_options(&js_sys::Array::of1(&content.into()), &opts)
+    Blob::new_with_str_sequence_and_options(&js_sys::Array::of1(content), &opts)
 }
 
 fn save_blob(name: &str, blob: &Blob) -> Result<(), JsValue> {
@@ -51,17 +51,34 @@ fn save_blob(name: &str, blob: &Blob) -> Result<(), JsValue> {
 }
 
 pub fn save(name: &str, mime: &str, content: &str) {
-    if let Err(e) = blob(content, mime).and_then(|b| save_blob(name, &b)) {
+    if let Err(e) = blob(&content.into(), mime).and_then(|b| save_blob(name, &b)) {
         log("export failed", &e);
     }
 }
 
-async fn copy(text: String) -> Result<(), JsValue> {
+/// Saves text the worker wrote (a Blob: the report's JSON, HTML and tables), without a copy
+/// through the page's memory.
+pub fn save_text(name: &str, text: &Text) {
+    let saved = match text.blob() {
+        Some(b) => save_blob(name, b),
+        None => Err("no text to save".into()),
+    };
+    if let Err(e) = saved {
+        log("export failed", &e);
+    }
+}
+
+/// Copies a Blob's text: read as a JS string and handed to the clipboard as it is, never through
+/// the page's memory.
+async fn copy(text: Text) -> Result<(), JsValue> {
     let clipboard = web_sys::window()
         .ok_or("no window")?
         .navigator()
         .clipboard();
-    JsFuture::from(clipboard.write_text(&text)).await?;
+    let s = JsFuture::from(text.blob().ok_or("no text")?.text()).await?;
+    let write: js_sys::Function =
+        js_sys::Reflect::get(&clipboard, &"writeText".into())?.dyn_into()?;
+    JsFuture::from(js_sys::Promise::from(write.call1(&clipboard, &s)?)).await?;
     Ok(())
 }
 
@@ -83,7 +100,7 @@ pub fn svg_text(id: &str) -> Option<String> {
 
 async fn png(id: String, name: String) -> Result<(), JsValue> {
     let svg = svg_text(&id).ok_or("no diagram")?;
-    let url = Url::create_object_url_with_blob(&blob(&svg, "image/svg+xml")?)?;
+    let url = Url::create_object_url_with_blob(&blob(&svg.into(), "image/svg+xml")?)?;
     let img = HtmlImageElement::new()?;
     let loaded = js_sys::Promise::new(&mut |resolve, reject| {
         img.set_onload(Some(&resolve));
@@ -141,11 +158,13 @@ pub fn stem(title: &str) -> String {
 pub fn Export(
     #[prop(into)] stem: String,
     /// The report JSON, when this is one run (it gains the bootstrap's intervals when they come).
-    json: Option<Signal<String>>,
+    json: Option<Signal<Text>>,
     /// The report as one HTML file, when this is one run.
     #[prop(optional)]
-    html: Option<Signal<String>>,
-    tables: Vec<Table>,
+    html: Option<Signal<Text>>,
+    /// The tables as CSV (every digit) and Markdown (four decimals).
+    csv: Text,
+    md: Text,
     /// The id of the diagram's SVG element.
     #[prop(into)]
     svg: String,
@@ -166,10 +185,8 @@ pub fn Export(
             std::time::Duration::from_secs(6),
         );
     };
-    let csv = table::csv(&tables);
-    let md = table::markdown(&tables);
     let s = StoredValue::new((stem, csv, md, svg));
-    let copy_text = move |text: String, what: &'static str| {
+    let copy_text = move |text: Text, what: &'static str| {
         spawn_local(async move {
             match copy(text).await {
                 Ok(()) => say(format!("{what} copied to the clipboard")),
@@ -182,14 +199,14 @@ pub fn Export(
     };
     let json_button = json.map(|j| {
         view! {
-            <button data-export="json" on:click=move |_| s.with_value(|(stem, ..)| save(&format!("{stem}.report.json"), "application/json", &j.get_untracked()))>
+            <button data-export="json" on:click=move |_| s.with_value(|(stem, ..)| j.with_untracked(|t| save_text(&format!("{stem}.report.json"), t)))>
                 "Report JSON"
             </button>
         }
     });
     let html_button = html.map(|make| {
         view! {
-            <button data-export="html" title="One file with the report's figures, tables and diagrams: no script, readable offline, printable" on:click=move |_| s.with_value(|(stem, ..)| save(&format!("{stem}.report.html"), "text/html", &make.get_untracked()))>
+            <button data-export="html" title="One file with the report's figures, tables and diagrams: no script, readable offline, printable" on:click=move |_| s.with_value(|(stem, ..)| make.with_untracked(|t| save_text(&format!("{stem}.report.html"), t)))>
                 "Report HTML"
             </button>
         }
@@ -199,9 +216,9 @@ pub fn Export(
         <div class="export" role="group" aria-label="Export" data-testid="export" on:click=move |_| note.set(String::new())>
             {json_button}
             {html_button}
-            <button data-export="csv" on:click=move |_| s.with_value(|(stem, csv, ..)| save(&format!("{stem}.csv"), "text/csv", csv))>"Tables CSV"</button>
+            <button data-export="csv" on:click=move |_| s.with_value(|(stem, csv, ..)| save_text(&format!("{stem}.csv"), csv))>"Tables CSV"</button>
             <button data-export="copy-csv" on:click=move |_| copy_text(s.with_value(|v| v.1.clone()), "CSV")>"Copy CSV"</button>
-            <button data-export="md" on:click=move |_| s.with_value(|(stem, _, md, _)| save(&format!("{stem}.md"), "text/markdown", md))>"Tables Markdown"</button>
+            <button data-export="md" on:click=move |_| s.with_value(|(stem, _, md, _)| save_text(&format!("{stem}.md"), md))>"Tables Markdown"</button>
             <button data-export="copy-md" on:click=move |_| copy_text(s.with_value(|v| v.2.clone()), "Markdown")>"Copy Markdown"</button>
             {diagram.then(|| view! {
                 <button data-export="svg" on:click=move |_| s.with_value(|(stem, _, _, svg)| {

@@ -30,7 +30,7 @@ fn tier_rows(tiers: &Tiers) -> impl IntoView {
                     <td></td>
                     <td class="num">{fmt::count(t.items)}</td>
                     <td class="num">{format!("{:.2}", t.weight)}</td>
-                    <td class="muted small" colspan="2">{base}</td>
+                    <td class="muted small parts" colspan="2"><span class="part">{base}</span></td>
                 </tr>
             }
         })
@@ -84,7 +84,8 @@ fn type_rows(name: &'static str, t: &TypeFigures) -> impl IntoView {
             <td class="num">{fmt::count(t.items)}</td>
             <td></td>
             <td class="num">{fmt::count(t.invalid)}</td>
-            <td class="muted small">{parts.join(" · ")}{splits.map(|s| format!(" · {s}"))}</td>
+            // Each part whole on one line; parts wrap between each other, never inside one.
+            <td class="muted small parts">{parts.into_iter().chain(splits).map(|p| view! { <span class="part">{p}</span> }).collect_view()}</td>
         </tr>
         {tier_rows(&t.tiers)}
     }

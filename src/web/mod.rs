@@ -51,10 +51,14 @@ pub mod rewardbench;
 pub mod scope_notice;
 #[cfg(feature = "ui")]
 pub mod state;
+// The run's export tables: written in the worker (feature `web`), not the page.
 #[cfg(feature = "ui")]
-mod tables;
+mod run_summary;
+pub mod tables;
 #[cfg(feature = "ui")]
 pub mod toggles;
+#[cfg(feature = "ui")]
+mod virtual_rows;
 #[cfg(feature = "ui")]
 pub mod warnings;
 

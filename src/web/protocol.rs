@@ -60,17 +60,72 @@ pub struct Named {
     pub describe: String,
 }
 
+/// How many groups the page's report holds at most: past it, the worker sends the largest
+/// (`report::groups::keep_largest`) and keeps every group in the report's JSON and HTML. A run
+/// whose `group` is an id has one group per item, and the page draws and sorts what it holds.
+pub const GROUPS_HELD: usize = 1000;
+
+/// Text made in the worker for a download (the report's JSON, its HTML file, its tables), sent as
+/// a Blob: a report of 200,000 groups is 52 MB of JSON, and a string that size costs the page's
+/// main thread 0.1 to 0.5 s to receive (more when it holds one non-Latin-1 character), a Blob
+/// nothing, and the download needs no copy.
+#[derive(Clone, Debug)]
+pub struct Text(send_wrapper::SendWrapper<wasm_bindgen::JsValue>);
+
+impl Text {
+    /// The text as a UTF-8 Blob.
+    pub fn new(s: &str) -> Text {
+        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(s));
+        // The constructor throws only on a bad argument, which a string never is; `undefined`
+        // (no Blob, the export says it failed) if it ever did.
+        let blob = web_sys::Blob::new_with_str_sequence(&parts).map_or(
+            wasm_bindgen::JsValue::UNDEFINED,
+            wasm_bindgen::JsValue::from,
+        );
+        Text(send_wrapper::SendWrapper::new(blob))
+    }
+
+    pub fn blob(&self) -> Option<&web_sys::Blob> {
+        wasm_bindgen::JsCast::dyn_ref(&*self.0)
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        *self.0 == *other.0
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_wasm_bindgen::preserve::serialize(&*self.0, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
+        let v: wasm_bindgen::JsValue = serde_wasm_bindgen::preserve::deserialize(d)?;
+        Ok(Text(send_wrapper::SendWrapper::new(v)))
+    }
+}
+
 /// A finished run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scored {
+    /// The report; of a run with more than `GROUPS_HELD` groups, only the largest of them.
     pub report: Report,
-    /// The report exactly as the CLI's `--json` prints it.
-    pub json: String,
+    /// How many groups the run has (the report's `groups` may hold fewer).
+    pub groups_total: u64,
+    /// The whole report exactly as the CLI's `--json` prints it.
+    pub json: Text,
     /// The report as one HTML file, the CLI's `--format html` (`crate::html`): written in the
     /// worker, so that the page carries no renderer; empty where there is no HTML export (the
     /// widget).
-    #[serde(default)]
-    pub html: String,
+    pub html: Text,
+    /// The report's tables (`web::tables`, every group) as CSV and Markdown, written in the worker
+    /// so that the page carries neither the tables nor, for them, the writers.
+    pub csv: Text,
+    pub md: Text,
     /// Items kept for the explorer, and those beyond its cap.
     pub kept: u64,
     pub dropped: u64,
@@ -124,8 +179,8 @@ pub enum FromWorker {
     Intervals {
         run: u32,
         bootstrap: Box<BootstrapIntervals>,
-        json: String,
-        html: String,
+        json: Text,
+        html: Text,
     },
     /// The run's intervals are not computed in the browser, and why.
     IntervalsSkipped {
@@ -145,6 +200,9 @@ pub enum FromWorker {
         comparison: Box<Comparison>,
         json: String,
         html: String,
+        /// Each pair's differences and McNemar's test (`compare::tables`), as CSV and Markdown.
+        csv: Text,
+        md: Text,
     },
     /// No comparison: why (a run is not scored, or was closed).
     CompareFailed {

@@ -8,6 +8,7 @@
 use super::fmt::{self, Kind};
 use super::state::{use_state, Whiskers};
 use crate::metrics::ece::BinReport;
+use crate::reliability_plot::{self as plot, hist_row, x, y, HIST_TOP, LEFT, PLOT, PW, TOP, W};
 use leptos::prelude::*;
 
 /// One curve: a name for the legend and its bins.
@@ -17,24 +18,8 @@ pub struct Series {
     pub bins: Vec<BinReport>,
 }
 
-const W: f64 = 560.0;
-const LEFT: f64 = 52.0;
-const RIGHT: f64 = 16.0;
-const TOP: f64 = 14.0;
-const PLOT: f64 = 300.0;
-const GAP: f64 = 44.0;
-const HIST: f64 = 70.0;
-const BOTTOM: f64 = 34.0;
-const H: f64 = TOP + PLOT + GAP + HIST + BOTTOM;
-const PW: f64 = W - LEFT - RIGHT;
-
-fn x(c: f64) -> f64 {
-    LEFT + c.clamp(0.0, 1.0) * PW
-}
-
-fn y(a: f64) -> f64 {
-    TOP + (1.0 - a.clamp(0.0, 1.0)) * PLOT
-}
+/// The page's diagram keeps 34 units under the histogram; legend rows (several series) follow.
+const H: f64 = plot::height(34.0);
 
 fn px(v: f64) -> String {
     format!("{v:.2}")
@@ -177,37 +162,45 @@ fn lines(series: &[Series], w: Whiskers) -> impl IntoView {
         .collect_view()
 }
 
-/// The count histogram under the diagram; several series share each bin's width.
+/// The count histogram under the diagram. Several series get a row each, one above the other:
+/// their bins need not share edges (equal-mass bins of two readings), and bars side by side in
+/// bins that differ would read as one striped band.
 fn histogram(series: &[Series]) -> impl IntoView {
-    let top = TOP + PLOT + GAP;
+    let top = HIST_TOP;
     let max = series
         .iter()
         .flat_map(|s| s.bins.iter().map(|b| b.count))
         .max()
         .unwrap_or(0)
         .max(1) as f64;
-    let n = series.len().max(1) as f64;
     let label_counts = series.len() == 1;
+    let baselines = (0..series.len().max(1))
+        .map(|s| {
+            let base = hist_row(s, series.len()).0;
+            view! { <line class="baseline" x1=px(x(0.0)) x2=px(x(1.0)) y1=px(base) y2=px(base) /> }
+        })
+        .collect_view();
     view! {
         <g class="histogram">
-            <line class="baseline" x1=px(x(0.0)) x2=px(x(1.0)) y1=px(top + HIST) y2=px(top + HIST) />
+            {baselines}
             <text class="tick" x=px(LEFT - 6.0) y=px(top + 8.0) text-anchor="end">"items"</text>
             {series.iter().enumerate().map(|(s, ser)| {
-                ser.bins.iter().enumerate().map(|(i, b)| {
-                    let width = (x(b.hi) - x(b.lo) - 2.0) / n;
-                    let x0 = x(b.lo) + 1.0 + width * s as f64;
-                    let h = b.count as f64 / max * (HIST - 12.0);
+                let (base, row) = hist_row(s, series.len());
+                ser.bins.iter().enumerate().map(move |(i, b)| {
+                    let width = x(b.hi) - x(b.lo) - 2.0;
+                    let x0 = x(b.lo) + 1.0;
+                    let h = b.count as f64 / max * (row - if label_counts { 12.0 } else { 3.0 });
                     view! {
                         <rect
                             class=format!("hist s{s}")
                             data-bin=i.to_string()
                             data-count=b.count.to_string()
-                            x=px(x0) width=px(width.max(0.5)) y=px(top + HIST - h) height=px(h)
+                            x=px(x0) width=px(width.max(0.5)) y=px(base - h) height=px(h)
                         >
                             <title>{format!("{}: {} items", ser.name, fmt::count(b.count))}</title>
                         </rect>
                         {(label_counts && b.count > 0).then(|| view! {
-                            <text class="count" data-bin=i.to_string() x=px(x0 + width / 2.0) y=px(top + HIST - h - 3.0) text-anchor="middle">
+                            <text class="count" data-bin=i.to_string() x=px(x0 + width / 2.0) y=px(base - h - 3.0) text-anchor="middle">
                                 {b.count.to_string()}
                             </text>
                         })}

@@ -11,12 +11,11 @@ use super::header::ReportHeader;
 use super::ic::Ic;
 use super::multi::Multi;
 use super::notes::Notes;
-use super::protocol::Scored;
+use super::protocol::{Scored, Text};
 use super::reliability::{Reliability, Series};
 use super::rewardbench::RewardBench;
 use super::scope_notice::ScopeNotice;
 use super::state::{use_state, AppState, Binning, Boot, Reading};
-use super::tables;
 use super::toggles::{BinningToggle, ReadingToggle};
 use super::warnings::WarningList;
 use leptos::prelude::*;
@@ -71,11 +70,11 @@ pub fn diagram(state: AppState, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, S
 }
 
 /// The run's report JSON: the worker's, with the bootstrap's intervals once they are computed.
-fn report_json(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String> {
+fn report_json(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<Text> {
     let point = scored.json.clone();
     Signal::derive(move || {
         state.intervals.with(|m| match m.get(&id) {
-            Some(Boot::Done { json, .. }) => json.to_string(),
+            Some(Boot::Done { json, .. }) => json.clone(),
             _ => point.clone(),
         })
     })
@@ -84,29 +83,60 @@ fn report_json(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String>
 /// The run's report as one HTML file (the worker writes it): with the bootstrap's intervals once
 /// they are computed, as the JSON export has them (the CLI's `--format html --bootstrap 2000
 /// --seed 2024`).
-fn report_html(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<String> {
+fn report_html(state: AppState, id: u32, scored: &Arc<Scored>) -> Signal<Text> {
     let point = scored.html.clone();
     Signal::derive(move || {
         state.intervals.with(|m| match m.get(&id) {
-            Some(Boot::Done { html, .. }) => html.to_string(),
+            Some(Boot::Done { html, .. }) => html.clone(),
             _ => point.clone(),
         })
     })
 }
 
+/// How far the report is drawn: its panels are added over several frames (the headline first,
+/// then calibration, groups and items), so that no one task lays out the whole report. A big
+/// report in one go was a main-thread task of several hundred milliseconds on a busy machine.
+const STAGES: u8 = 3;
+
+/// Moves `stage` on by one after the browser has drawn the current one, until `STAGES`.
+fn next_stage(stage: RwSignal<u8>) {
+    request_animation_frame(move || {
+        // The frame's callback runs before its layout; the stage after it gets a task of its own.
+        set_timeout(
+            move || {
+                if stage.try_get_untracked().is_some_and(|s| s < STAGES) {
+                    stage.update(|s| *s += 1);
+                    next_stage(stage);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+}
+
 #[component]
 pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     let state = use_state();
+    let stage = RwSignal::new(0u8);
+    next_stage(stage);
     let report = scored.report.clone();
     let title = state.run(id).map(|r| r.title()).unwrap_or_default();
     let svg_id = format!("reliability-{id}");
     let (series, caption) = diagram(state, &scored);
-    let groups: Vec<String> = report.groups.iter().map(|g| g.name.clone()).collect();
+    let groups: Vec<String> = crate::report::groups::in_name_order(&report.groups)
+        .into_iter()
+        .map(|i| report.groups[i].name.clone())
+        .collect();
     let has_probs = report.conditioning.items > 0;
+    // What the later stages draw, taken now: their views are made again whenever they show.
+    let calib = report.clone();
+    let (has_groups, held) = (!report.groups.is_empty(), Arc::new(report.groups.clone()));
+    let (total, items, kept) = (scored.groups_total, report.items, scored.kept);
     view! {
-        <div class="report" data-run=id.to_string() data-testid="report">
+        // `data-testid` once every panel is drawn: what tests and the benchmark wait for.
+        <div class="report" data-run=id.to_string() data-testid=move || (stage.get() >= STAGES).then_some("report")>
             <ReportHeader id=id scored=scored.clone() />
-            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) html=report_html(state, id, &scored) tables=tables::report_tables(&scored) svg=svg_id.clone() diagram=has_probs />
+            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) html=report_html(state, id, &scored) csv=scored.csv.clone() md=scored.md.clone() svg=svg_id.clone() diagram=has_probs />
             <WarningList warnings=Arc::new(report.warnings.clone()) />
             <Notes notes=report.notes.clone() reported=report.reported.clone() />
             {has_probs.then(|| view! {
@@ -122,7 +152,10 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
             {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
             {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
             {report.multi.clone().map(|m| view! { <Multi multi=m /> })}
-            {if has_probs {
+            <Show when=move || { stage.get() >= 1 }>{
+            let report = calib.clone();
+            let (series, caption, svg_id) = (series, caption, svg_id.clone());
+            if has_probs {
                 view! {
                     <div class="columns">
                         <section class="panel" data-testid="reliability">
@@ -140,12 +173,16 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
                     </p>
                 }
                 .into_any()
-            }}
+            }}</Show>
             // A run of aggregates only (no item) has no groups or items to list: no empty boxes.
-            {(!report.groups.is_empty()).then(|| view! {
-                <Groups groups=Arc::new(report.groups.clone()) intervals=Arc::new(report.intervals.clone()) />
-            })}
-            {(scored.kept > 0).then(|| view! { <Explorer id=id groups=groups kept=scored.kept /> })}
+            <Show when=move || { stage.get() >= 2 }>
+                {has_groups.then(|| view! {
+                    <Groups groups=held.clone() total=total items=items />
+                })}
+            </Show>
+            <Show when=move || { stage.get() >= 3 }>
+                {(kept > 0).then(|| view! { <Explorer id=id groups=groups.clone() kept=kept /> })}
+            </Show>
         </div>
     }
 }

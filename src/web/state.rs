@@ -2,7 +2,7 @@
 //!
 //! Everything here is plain data in signals; file handles live with the worker client.
 
-use super::protocol::{Named, Scored};
+use super::protocol::{Named, Scored, Text};
 use crate::report::intervals::BootstrapIntervals;
 use crate::Warning;
 use leptos::prelude::*;
@@ -59,8 +59,8 @@ pub enum Boot {
     /// The intervals, and the report JSON and HTML with them (`report.intervals.bootstrap`).
     Done {
         bootstrap: Arc<BootstrapIntervals>,
-        json: Arc<String>,
-        html: Arc<String>,
+        json: Text,
+        html: Text,
     },
     /// Not computed in the browser, and why.
     Skipped(String),
@@ -125,6 +125,9 @@ pub enum Compared {
         comparison: Arc<crate::Comparison>,
         json: Arc<str>,
         html: Arc<str>,
+        /// Each pair's differences and McNemar's test as CSV and Markdown.
+        csv: Text,
+        md: Text,
     },
     Failed(String),
     Stopped,

@@ -1,7 +1,7 @@
-//! The report's tables (`crate::table`, the CLI's model), for the export as CSV (full precision)
-//! or Markdown (four decimals), to a file or the clipboard.
+//! The report's tables (`crate::table`, the CLI's model), for the page's export as CSV (full
+//! precision) or Markdown (four decimals), to a file or the clipboard. The worker writes them from
+//! the whole report (every group), so the page carries neither these tables nor their writers.
 
-use super::protocol::Scored;
 use crate::metrics::calibration::CalibrationFigures;
 use crate::table::{Cell, Table};
 use crate::Report;
@@ -60,8 +60,7 @@ fn bins(name: &str, f: &CalibrationFigures) -> Table {
 }
 
 /// Every table of one run's report.
-pub fn report_tables(s: &Scored) -> Vec<Table> {
-    let r = &s.report;
+pub fn report_tables(r: &Report) -> Vec<Table> {
     let m = &r.metrics;
     let mut out = vec![Table {
         title: "Headline".to_string(),
@@ -140,9 +139,9 @@ pub fn report_tables(s: &Scored) -> Vec<Table> {
     out.push(Table {
         title: "Groups".to_string(),
         columns: cols(&["group", "items", "accuracy", "normalized", "invalid_share"]),
-        rows: r
-            .groups
-            .iter()
+        rows: crate::report::groups::in_name_order(&r.groups)
+            .into_iter()
+            .map(|i| &r.groups[i])
             .map(|g| {
                 vec![
                     g.name.clone().into(),

@@ -109,6 +109,22 @@ test('reliability diagram: conditioning, mixing, both, equal mass', async () => 
   const cards = await page.$$eval('.card[data-figure=ece] .card-value', (v) => v.map((x) => Number(x.dataset.value)));
   assert.ok(same(cards[0], ref.conditioning.ece, 'both: cond') && same(cards[1], ref.mixing.ece, 'both: mix'), 'both readings on the card');
   await page.screenshot({ path: join(OUT, 'reliability-both.png'), fullPage: true });
+  // Both readings in equal-mass bins: each reading's count histogram in a row of its own (their
+  // bins do not share edges), every bar as wide as its bin, and each row's counts the report's.
+  await page.check('[data-testid=binning-mass]');
+  const rows = await page.$$eval('[data-testid=reliability] rect.hist', (rs) => rs.map((r) => ({
+    s: r.classList.contains('s1') ? 1 : 0,
+    count: Number(r.dataset.count),
+    top: Number(r.getAttribute('y')),
+    bottom: Number(r.getAttribute('y')) + Number(r.getAttribute('height')),
+  })));
+  for (const [k, mode] of ['conditioning', 'mixing'].entries()) {
+    assert.deepEqual(rows.filter((r) => r.s === k).map((r) => r.count), ref[mode].bins_em.map((b) => b.count), `${mode} equal-mass counts`);
+  }
+  const lowest0 = Math.max(...rows.filter((r) => r.s === 0).map((r) => r.bottom));
+  const highest1 = Math.min(...rows.filter((r) => r.s === 1).map((r) => r.top));
+  assert.ok(lowest0 <= highest1, `conditioning's row (to ${lowest0}) is above mixing's (from ${highest1})`);
+  await page.check('[data-testid=binning-width]');
   // Equal mass: the bars hold every item, and their gaps give the report's ece_em.
   await page.check('[data-testid=reading-conditioning]');
   await page.check('[data-testid=binning-mass]');
@@ -220,7 +236,7 @@ test('item explorer: filters, search, group, order, virtual scrolling', async ()
   const g = ref.groups[1];
   await page.click(`[data-testid=groups] tr[data-group="${g.name}"] button`);
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=explorer-total]').dataset.value) === n, g.items);
-  await page.selectOption('[data-testid=explorer-group]', '');
+  await page.fill('[data-testid=explorer-group]', '');
   await page.fill('[data-testid=explorer-search]', 'c23');
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=explorer-total]').dataset.value) === 10);
   await page.fill('[data-testid=explorer-search]', '');

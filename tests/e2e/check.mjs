@@ -74,7 +74,7 @@ export async function checkShown(page, r) {
       assert.equal(await value(page, `[data-figure="${mode}.items"]`), r[mode].items, `${mode}.items`);
     }
   }
-  const groups = await page.$$eval('[data-testid=groups] tbody tr', (rows) => rows.map((tr) => ({
+  const groups = await page.$$eval('[data-testid=groups] tbody tr[data-group]', (rows) => rows.map((tr) => ({
     name: tr.dataset.group,
     values: [...tr.querySelectorAll('td[data-value]')].map((td) => (td.dataset.value === '' ? null : Number(td.dataset.value))),
   })));

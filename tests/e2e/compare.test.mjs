@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { assert, CLI, drop, open, OUT, ROOT, SAMPLES, setup, status } from './harness.mjs';
+import { assert, cli, CLI, drop, open, OUT, ROOT, SAMPLES, setup, status } from './harness.mjs';
 import { diffJson, same } from './check.mjs';
 
 let env;
@@ -159,6 +159,36 @@ test('two sample files: deltas, intervals, marks, McNemar and only-in lists equa
   assert.equal(diffJson(JSON.parse(text), ref.json), null, 'exported comparison equals the CLI');
   assert.equal(text, ref.text, 'exported comparison is the CLI output byte for byte');
   await page.locator('[data-testid=deltas]').screenshot({ path: join(OUT, 'compare-deltas.png') });
+
+  // Pairs CSV carries each pair's differences and McNemar's counts, every digit; Pairs Markdown four decimals.
+  const csv = (await download(page, '[data-export=comparison-csv]')).bytes.toString('utf8');
+  const p = ref.json.pairs[0];
+  assert.ok(csv.includes(`# ${p.a} (A) vs ${p.b} (B): ${p.common} common items`), csv);
+  const accRow = csv.split('\n').find((l) => l.startsWith('metrics.accuracy,'));
+  assert.ok(accRow, csv);
+  const cells = accRow.split(',');
+  assert.deepEqual(cells.slice(1, 6).map(Number), [acc.a, acc.b, acc.delta, acc.lo, acc.hi]);
+  assert.equal(cells[8], acc.distinguishable ? 'yes' : 'no');
+  const m = p.mcnemar;
+  assert.ok(csv.includes(`${m.both_right},${m.only_a},${m.only_b},${m.both_wrong},${m.not_binary},`), csv);
+  const md = (await download(page, '[data-export=comparison-md]')).bytes.toString('utf8');
+  assert.ok(md.includes(`| metrics.accuracy | ${acc.a.toFixed(4)} | ${acc.b.toFixed(4)} |`), md);
+
+  // A summary of the runs at the top: each run's headline, a link to its report and one to the
+  // comparison.
+  const summary = await page.$$eval('[data-testid=run-summary] tbody tr', (trs) => trs.map((tr) => ({
+    run: tr.dataset.run,
+    accuracy: Number(tr.querySelector('td[data-headline="metrics.accuracy"]')?.dataset.value),
+  })));
+  const want = [A, B].map((f) => cli([f]).report.metrics.accuracy);
+  assert.deepEqual(summary.map((s) => s.accuracy), want);
+  const top = await page.$eval('[data-testid=run-summary]', (e) => e.getBoundingClientRect().top + window.scrollY);
+  const below = await page.$eval('[data-testid=comparison]', (e) => e.getBoundingClientRect().top + window.scrollY);
+  assert.ok(top < below, 'the summary is above the comparison');
+  await page.click('[data-testid=to-comparison]');
+  await page.waitForFunction(() => Math.abs(document.querySelector('[data-testid=comparison]').getBoundingClientRect().top) < 5);
+  await page.click(`[data-testid=run-summary] tbody tr[data-run="${summary[1].run}"] a`);
+  await page.waitForFunction((id) => document.querySelector('[data-testid=report]')?.dataset.run === id, summary[1].run);
   await t.done();
 });
 

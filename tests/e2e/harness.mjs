@@ -2,7 +2,7 @@
 // any page error or console error, a record of every request, and the native CLI for reference.
 import { chromium } from 'playwright-core';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -153,6 +153,21 @@ export function manyItems(name, n) {
   const path = join(OUT, name);
   const lines = [];
   for (let i = 0; i < n; i++) lines.push(`{"id":"${i}","options":["A","B"],"gold":"A","answer":"${i % 3 ? 'A' : 'B'}"}`);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+/**
+ * A canonical file whose `group` is an id: `n` four-option items, item i in group `task_i`, wrong
+ * when i is a multiple of 4 (so accuracy is exactly 0.75). Written once at `path`; its path.
+ */
+export function groupsFile(path, n) {
+  if (existsSync(path) && statSync(path).size > n * 100) return path;
+  const lines = ['{"scorelens":1,"model":"ids-as-groups"}'];
+  for (let i = 0; i < n; i++) {
+    const probs = i % 4 === 0 ? '{"A":0.2,"B":0.6,"C":0.1,"D":0.1}' : '{"A":0.7,"B":0.1,"C":0.1,"D":0.1}';
+    lines.push(`{"id":"question-${String(i).padStart(7, '0')}","type":"choice","group":"task_${i}","options":["A","B","C","D"],"gold":"A","probs":${probs}}`);
+  }
   writeFileSync(path, lines.join('\n') + '\n');
   return path;
 }

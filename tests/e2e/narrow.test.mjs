@@ -55,6 +55,13 @@ test('at 360 and 390 px nothing is wider than the viewport', async () => {
       const o = await overflowing(page);
       assert.deepEqual(o.out, [], `${name} at ${width} px: elements past the viewport`);
       assert.ok(o.page <= o.vw, `${name} at ${width} px: the page is ${o.page} px wide`);
+      if (name === 'jevbench') {
+        // Each I/C part is whole on one line: taller than 1.8 of its font size is a wrap inside it.
+        const parts = await page.$$eval('[data-testid=ic] td.parts .part', (ps) => ps.map((p) => [p.textContent, p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).fontSize)]));
+        assert.ok(parts.length > 0, 'the I/C table lists its parts');
+        const wrapped = parts.filter(([, lines]) => lines > 1.8);
+        assert.deepEqual(wrapped, [], `${name} at ${width} px: I/C parts wrapped inside`);
+      }
       if (width === 390) await page.screenshot({ path: join(OUT, `narrow-${name}-390.png`), fullPage: true });
     }
     // A wide table keeps its first column in view while it scrolls.

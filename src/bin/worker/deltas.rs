@@ -6,7 +6,7 @@
 
 use crate::worker::{post, scope, Kept, SAMPLES};
 use scorelens::compare::{compare_with, PairDraws, Paired};
-use scorelens::web::protocol::FromWorker;
+use scorelens::web::protocol::{FromWorker, Text};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -128,8 +128,11 @@ async fn compare(seq: u32, ids: Vec<u32>, opts: BootstrapOptions) {
         });
         let named: Vec<(&str, &scorelens::Report)> =
             runs.iter().map(|r| (r.name.as_str(), &r.report)).collect();
+        let pairs = scorelens::compare::tables::pair_tables(&c);
         post(&FromWorker::Compared {
             seq,
+            csv: Text::new(&scorelens::table::csv(&pairs)),
+            md: Text::new(&scorelens::table::markdown(&pairs)),
             json: c.to_json() + "\n",
             html: scorelens::html::runs(&named, Some(&c)),
             comparison: Box::new(c),

@@ -9,7 +9,7 @@
 //! so the JSON it posts is `scorelens score --json --bootstrap 2000 --seed 2024`'s.
 
 use crate::worker::{current, post, scope, Kept, SAMPLES};
-use scorelens::web::protocol::FromWorker;
+use scorelens::web::protocol::{FromWorker, Text};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::Cell;
 use wasm_bindgen_futures::JsFuture;
@@ -132,8 +132,8 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
         post(&FromWorker::Intervals {
             run,
             bootstrap: Box::new(bootstrap),
-            json,
-            html,
+            json: Text::new(&json),
+            html: Text::new(&html),
         });
     }
 }

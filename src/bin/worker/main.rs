@@ -32,8 +32,9 @@ mod worker {
     use scorelens::explore::{Explorer, DEFAULT_CAP};
     use scorelens::formats::FORMATS;
     use scorelens::profiles::Profile;
+    use scorelens::report::groups::keep_largest;
     use scorelens::report::Report;
-    use scorelens::web::protocol::{FromWorker, Named, Scored, ToWorker};
+    use scorelens::web::protocol::{FromWorker, Named, Scored, Text, ToWorker, GROUPS_HELD};
     use scorelens::{Error, Options, Session};
     use std::cell::RefCell;
     use std::collections::{HashMap, HashSet};
@@ -352,9 +353,20 @@ mod worker {
                     SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
                 }
                 let report_kept = again.then(|| report.clone());
+                let json = Text::new(&(report.to_json() + "\n"));
+                let html = Text::new(&scorelens::html::report(&report));
+                let tables = scorelens::web::tables::report_tables(&report);
+                let csv = Text::new(&scorelens::table::csv(&tables));
+                let md = Text::new(&scorelens::table::markdown(&tables));
+                // The page holds the largest groups only; the JSON and HTML above have them all.
+                let mut report = report;
+                let groups_total = keep_largest(&mut report, GROUPS_HELD);
                 let scored = Scored {
-                    json: report.to_json() + "\n",
-                    html: scorelens::html::report(&report),
+                    json,
+                    html,
+                    csv,
+                    md,
+                    groups_total,
                     report,
                     kept: explorer.len() as u64,
                     dropped: explorer.dropped(),
