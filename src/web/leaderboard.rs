@@ -1,0 +1,138 @@
+//! The leaderboard view, first on the page once four or more runs of one benchmark are scored.
+//! The worker ranks them and lays the view out (src/bin/worker/leaderboard.rs: the ranking with
+//! value, interval and rank interval, the rank-interval plot, the marks where neighbours do not
+//! differ, the figure menu and the exports, as the HTML report's `Node` tree); this mounts the
+//! tree, text as text, and answers its clicks: a run's name opens its report, a mark between two
+//! runs opens their comparison, an export button saves the worker's file.
+
+use super::client;
+use super::export::save;
+use super::state::{use_state, Ranked, Status, LEADERBOARD_RUNS};
+use crate::html::node::Node;
+use crate::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
+use leptos::prelude::*;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+const SVG: &str = "http://www.w3.org/2000/svg";
+
+/// Builds `n` under `parent`; an `svg` and what it holds go in the SVG namespace.
+fn mount(parent: &Element, n: &Node, svg: bool) -> Option<()> {
+    let svg = svg || n.tag == "svg";
+    let d = document();
+    let e = if svg {
+        d.create_element_ns(Some(SVG), &n.tag)
+    } else {
+        d.create_element(&n.tag)
+    }
+    .ok()?;
+    for (name, value) in &n.attrs {
+        e.set_attribute(name, value).ok()?;
+    }
+    if !n.text.is_empty() {
+        e.set_text_content(Some(&n.text));
+    }
+    for k in &n.kids {
+        mount(&e, k, svg)?;
+    }
+    parent.append_child(&e).ok()?;
+    Some(())
+}
+
+/// Scrolls the element `selector` matches into view, once the page has drawn it.
+fn reveal(selector: &'static str) {
+    request_animation_frame(move || {
+        if let Ok(Some(e)) = document().query_selector(selector) {
+            e.scroll_into_view();
+        }
+    });
+}
+
+#[component]
+pub fn LeaderboardView() -> impl IntoView {
+    let state = use_state();
+    // The runs to rank (id, name, which scoring), once no run is being read: a drop of twelve
+    // is ranked once, not at every run scored.
+    let runs = Memo::new(move |_| {
+        let reading = state.runs.with(|r| {
+            r.iter()
+                .any(|r| matches!(r.status, Status::Waiting | Status::Reading { .. }))
+        });
+        let runs = state.ranked_runs().into_iter().filter_map(|r| {
+            let at = Arc::as_ptr(r.scored()?) as usize;
+            Some((r.id, r.label, at))
+        });
+        (!reading).then(|| runs.collect::<Vec<_>>())
+    });
+    Effect::new(move |_| {
+        if let Some(runs) = runs.get().filter(|r| r.len() >= LEADERBOARD_RUNS) {
+            let (ids, names) = runs.into_iter().map(|(id, name, _)| (id, name)).unzip();
+            client::rank(state, ids, names, DEFAULT_RESAMPLES, DEFAULT_SEED);
+        }
+    });
+    let host = NodeRef::<leptos::html::Div>::new();
+    let done = Memo::new(move |_| match state.ranked.get() {
+        Some((seq, ids, Ranked::Done(shown))) => Some((seq, ids, shown)),
+        _ => None,
+    });
+    Effect::new(move |_| {
+        let done = done.get();
+        let Some(div) = host.get() else { return };
+        div.set_text_content(None);
+        if let Some((_, _, shown)) = done {
+            mount(&div, &shown.view, false);
+        }
+    });
+    let status = move || match state.ranked.get().map(|r| r.2) {
+        Some(Ranked::Running { done, total }) => {
+            format!("Ranking: {done} of {total} paired resamples drawn…")
+        }
+        Some(Ranked::Failed(error)) => error,
+        _ => String::new(),
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let target = ev.target().and_then(|t| t.dyn_into::<Element>().ok());
+        let hit = target.and_then(|t| t.closest("[data-open],[data-a],[data-export]").ok()?);
+        let (Some(hit), Some((_, ids, shown))) = (hit, done.get_untracked()) else {
+            return;
+        };
+        let id = |name: &str| {
+            let k: usize = hit.get_attribute(name)?.parse().ok()?;
+            ids.get(k).copied()
+        };
+        if let Some(run) = id("data-open") {
+            state.active.set(Some(run));
+            reveal("nav.tabs");
+        } else if let (Some(a), Some(b)) = (id("data-a"), id("data-b")) {
+            state.chosen.set(Some(vec![a, b]));
+            reveal("[data-testid=comparison]");
+        } else {
+            let (name, mime, text) = match hit.get_attribute("data-export").as_deref() {
+                Some("json") => ("leaderboard.json", "application/json", &shown.json),
+                Some("csv") => ("leaderboard.csv", "text/csv", &shown.csv),
+                Some("md") => ("leaderboard.md", "text/markdown", &shown.markdown),
+                Some("html") => ("leaderboard.html", "text/html", &shown.html),
+                _ => return,
+            };
+            save(name, mime, text);
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        if let Some((seq, ..)) = done.get_untracked() {
+            client::rank_by(seq, event_target_value(&ev));
+        }
+    };
+    view! {
+        <section class="panel leaderboard" data-testid="leaderboard">
+            <h2>"Leaderboard"</h2>
+            <p class="muted small">
+                "Ranks with 95% intervals from one paired bootstrap over the items every run has. "
+                "A run leads only where it differs from every other after Holm's adjustment. "
+                "Click a run for its report, a mark between two runs for their comparison."
+            </p>
+            <p class="muted" role="status" data-testid="leaderboard-status">{status}</p>
+            <div node_ref=host on:click=on_click on:change=on_change></div>
+        </section>
+    }
+}
