@@ -17,8 +17,9 @@ use web_sys::Element;
 
 const SVG: &str = "http://www.w3.org/2000/svg";
 
-/// Builds `n` under `parent`; an `svg` and what it holds go in the SVG namespace.
-fn mount(parent: &Element, n: &Node, svg: bool) -> Option<()> {
+/// Builds `n` under `parent`; an `svg` and what it holds go in the SVG namespace (the widget's
+/// leaderboard mounts its view with this too).
+pub fn mount(parent: &Element, n: &Node, svg: bool) -> Option<()> {
     let svg = svg || n.tag == "svg";
     let d = document();
     let e = if svg {

@@ -35,7 +35,7 @@ mod header;
 #[cfg(feature = "ui")]
 pub mod ic;
 #[cfg(feature = "ui")]
-mod leaderboard;
+pub mod leaderboard;
 #[cfg(feature = "ui")]
 pub mod multi;
 #[cfg(feature = "ui")]
