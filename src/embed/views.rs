@@ -169,11 +169,10 @@ fn json_button(s: &Arc<Scored>) -> impl IntoView {
 /// mounted as the app mounts it (text only ever as text), and the leaderboard's JSON.
 fn ranked(r: Arc<Ranked>) -> AnyView {
     let host = NodeRef::<leptos::html::Div>::new();
-    let tree = r.view.clone();
+    let tree = serde_json::to_string(&r.view).unwrap_or_default();
     Effect::new(move |_| {
         if let Some(div) = host.get() {
-            div.set_text_content(None);
-            mount(&div, &tree, false);
+            mount(&div, &tree);
         }
     });
     let json = r.leaderboard.to_json() + "\n";

@@ -3,12 +3,12 @@
 //! the worker lays out needs no drawing code of its own in the page.
 
 use super::Html;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// One element: its tag, its attributes in order, its text (before its children), its children.
 /// Attribute names and tags are always the renderer's own; only text and values may come from a
 /// user's files.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Node {
     pub tag: String,
     pub attrs: Vec<(String, String)>,

@@ -8,37 +8,51 @@
 use super::client;
 use super::export::save;
 use super::state::{use_state, Ranked, Status, LEADERBOARD_RUNS};
-use crate::html::node::Node;
 use crate::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use leptos::prelude::*;
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
 const SVG: &str = "http://www.w3.org/2000/svg";
 
-/// Builds `n` under `parent`; an `svg` and what it holds go in the SVG namespace (the widget's
-/// leaderboard mounts its view with this too).
-pub fn mount(parent: &Element, n: &Node, svg: bool) -> Option<()> {
-    let svg = svg || n.tag == "svg";
+/// Builds the element `n` (an `html::node::Node` as parsed JSON) under `parent`; an `svg` and
+/// what it holds go in the SVG namespace.
+fn build(parent: &Element, n: &JsValue, svg: bool) -> Option<()> {
+    let get = |key: &str| js_sys::Reflect::get(n, &JsValue::from_str(key)).ok();
+    let list = |key: &str| get(key).map(|v| js_sys::Array::from(&v));
+    let tag = get("tag")?.as_string()?;
+    let svg = svg || tag == "svg";
     let d = document();
     let e = if svg {
-        d.create_element_ns(Some(SVG), &n.tag)
+        d.create_element_ns(Some(SVG), &tag)
     } else {
-        d.create_element(&n.tag)
+        d.create_element(&tag)
     }
     .ok()?;
-    for (name, value) in &n.attrs {
-        e.set_attribute(name, value).ok()?;
+    for pair in list("attrs")?.iter() {
+        let pair = js_sys::Array::from(&pair);
+        e.set_attribute(&pair.get(0).as_string()?, &pair.get(1).as_string()?)
+            .ok()?;
     }
-    if !n.text.is_empty() {
-        e.set_text_content(Some(&n.text));
+    let text = get("text")?.as_string()?;
+    if !text.is_empty() {
+        e.set_text_content(Some(&text));
     }
-    for k in &n.kids {
-        mount(&e, k, svg)?;
+    for kid in list("kids")?.iter() {
+        build(&e, &kid, svg)?;
     }
     parent.append_child(&e).ok()?;
     Some(())
+}
+
+/// Mounts a view the worker (or the widget) laid out, an `html::node::Node` as JSON, in `parent`
+/// in place of what it held. Text and attribute values are set as such, never parsed as HTML.
+pub fn mount(parent: &Element, tree: &str) {
+    parent.set_text_content(None);
+    if let Ok(v) = js_sys::JSON::parse(tree) {
+        build(parent, &v, false);
+    }
 }
 
 /// Scrolls the element `selector` matches into view, once the page has drawn it.
@@ -80,9 +94,9 @@ pub fn LeaderboardView() -> impl IntoView {
     Effect::new(move |_| {
         let done = done.get();
         let Some(div) = host.get() else { return };
-        div.set_text_content(None);
-        if let Some((_, _, shown)) = done {
-            mount(&div, &shown.view, false);
+        match done {
+            Some((_, _, shown)) => mount(&div, &shown.view),
+            None => div.set_text_content(None),
         }
     });
     let status = move || match state.ranked.get().map(|r| r.2) {

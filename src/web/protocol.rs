@@ -91,12 +91,14 @@ pub struct Scored {
 }
 
 /// One figure's leaderboard as the page shows it, laid out in the worker
-/// (src/bin/worker/leaderboard.rs), so that the page only mounts it.
+/// (src/bin/worker/leaderboard.rs), so that the page only mounts it. Only strings: a deserialiser
+/// of the tree would cost the page more than all the rest of the view (the page parses it with
+/// the browser's `JSON.parse` and walks it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RankedView {
-    pub figure: String,
-    /// The figure menu, the ranking and its plot with their buttons, the export buttons.
-    pub view: crate::html::node::Node,
+    /// The figure menu, the ranking and its plot with their buttons, the export buttons: an
+    /// `html::node::Node` as JSON.
+    pub view: String,
     /// `scorelens leaderboard --json`, and `--format csv|markdown|html --by FIGURE`.
     pub json: String,
     pub csv: String,

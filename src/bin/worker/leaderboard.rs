@@ -202,12 +202,12 @@ fn shown(l: &Leaderboard, figure: &str) -> Option<RankedView> {
         .attr("role", "group")
         .attr("aria-label", "Export the leaderboard")
         .kids(buttons);
+    let tree = Node::el("div", "", "")
+        .kid(menu)
+        .kid(view(l, figure, true)?)
+        .kid(exports);
     Some(RankedView {
-        figure: figure.to_string(),
-        view: Node::el("div", "", "")
-            .kid(menu)
-            .kid(view(l, figure, true)?)
-            .kid(exports),
+        view: serde_json::to_string(&tree).ok()?,
         json: l.to_json() + "\n",
         csv: table::csv(&t),
         markdown: table::markdown(&t),
