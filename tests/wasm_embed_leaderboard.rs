@@ -109,14 +109,23 @@ async fn the_widget_shows_the_ranking_and_the_plot() {
             .unwrap();
     });
     JsFuture::from(p).await.unwrap();
-    let rows = shadow
-        .query_selector_all("[data-testid=leaderboard-table] tbody tr")
+    let count = |selector: &str| {
+        // querySelectorAll through Reflect: the web-sys NodeList binding is not enabled.
+        let all: js_sys::Function = js_sys::Reflect::get(&shadow, &"querySelectorAll".into())
+            .unwrap()
+            .into();
+        let list = all.call1(&shadow, &selector.into()).unwrap();
+        js_sys::Reflect::get(&list, &"length".into())
+            .unwrap()
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(count("[data-testid=leaderboard-table] tbody tr"), 4.0);
+    assert_eq!(count("#leaderboard-plot .rank-row"), 4.0);
+    let first = shadow
+        .query_selector("[data-testid=leaderboard-table] tbody tr")
+        .unwrap()
         .unwrap();
-    let plotted = shadow
-        .query_selector_all("#leaderboard-plot .rank-row")
-        .unwrap();
-    assert_eq!((rows.length(), plotted.length()), (4, 4));
-    let first = rows.get(0).unwrap().dyn_into::<web_sys::Element>().unwrap();
     let best = want["figures"][0]["standings"][0]["run"].as_str().unwrap();
     assert_eq!(first.get_attribute("data-run").as_deref(), Some(best));
     drop(widget);

@@ -275,8 +275,9 @@ fn plot(l: &Leaderboard, b: &Board, page: bool) -> Node {
             svg = svg.kid(mark);
         }
     }
+    // On a phone the plot keeps a legible size and scrolls in its own box.
     Node::new("figure")
-        .kid(svg)
+        .kid(Node::el("div", "scroll", "").kid(svg))
         .kid(Node::new("figcaption").text(format!(
         "95% rank intervals on {name}, best first: bar from the 2.5% to the 97.5% rank, dot at the \
          median; ≈ marks neighbours that do not differ after Holm's adjustment."
@@ -313,7 +314,7 @@ fn notes(l: &Leaderboard) -> Vec<Node> {
     });
     missing
         .chain(l.notes.iter().cloned())
-        .map(|n| Node::el("p", "meta note", n))
+        .map(|n| Node::el("p", "meta muted small note", n))
         .collect()
 }
 
@@ -323,7 +324,7 @@ pub fn view(l: &Leaderboard, figure: &str, page: bool) -> Option<Node> {
     let b = l.board(figure)?;
     Some(
         Node::el("div", "leaderboard-view", "")
-            .kid(Node::el("p", "meta", settings(l)))
+            .kid(Node::el("p", "meta muted small", settings(l)))
             .kid(ranking(l, b, page))
             .kid(plot(l, b, page))
             .kids(notes(l)),

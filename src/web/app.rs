@@ -9,7 +9,7 @@ use super::grouping::GroupingLine;
 use super::leaderboard::LeaderboardView;
 use super::progress::Progress;
 use super::report_view::ReportView;
-use super::state::{AppState, Run, Status, LEADERBOARD_RUNS};
+use super::state::{AppState, Run, Status};
 use super::warnings::WarningList;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -31,9 +31,7 @@ pub fn App() -> impl IntoView {
         <main data-testid="app" data-status=move || state.status()>
             <DropZone />
             <GroupingLine />
-            <Show when=move || { state.ranked_runs().len() >= LEADERBOARD_RUNS }>
-                <LeaderboardView />
-            </Show>
+            <LeaderboardView />
             <Show when=has_runs>
                 <Tabs />
                 <ActiveRun />

@@ -202,7 +202,12 @@ fn shown(l: &Leaderboard, figure: &str) -> Option<RankedView> {
         .attr("role", "group")
         .attr("aria-label", "Export the leaderboard")
         .kids(buttons);
+    let about = "Ranks with 95% intervals from one paired bootstrap over the items every run has. \
+        A run leads only where it differs from every other after Holm's adjustment. Click a run \
+        for its report, a mark between two runs for their comparison.";
     let tree = Node::el("div", "", "")
+        .kid(Node::el("h2", "", "Leaderboard"))
+        .kid(Node::el("p", "muted small", about))
         .kid(menu)
         .kid(view(l, figure, true)?)
         .kid(exports);
