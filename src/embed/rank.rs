@@ -1,7 +1,7 @@
 //! The leaderboard in the widget and the API: each input scored as one run with its per-item
 //! sample kept, then ranked as `scorelens leaderboard` ranks the same files (2000 paired
-//! resamples, seed 2024) on the page's own thread: a documentation page ranks a few small runs
-//! (the app's worker ranks 50 large ones).
+//! resamples, seed 2024) on the page's own thread, in slices that leave it responsive: a
+//! documentation page ranks a few small runs (the app's worker ranks 50 large ones).
 
 use super::failure::{Failure, Kind};
 use super::input::Source;
@@ -10,7 +10,7 @@ use crate::compare::Run;
 use crate::html::leaderboard::view;
 use crate::html::node::Node;
 use crate::leaderboard::tables::default_figure;
-use crate::leaderboard::{leaderboard, Leaderboard};
+use crate::leaderboard::{leaderboard_with, Joined, Leaderboard};
 use crate::metrics::bootstrap::BootstrapOptions;
 use crate::profiles::Profile;
 
@@ -22,6 +22,43 @@ pub const MAX_ITEMS: usize = 200_000;
 pub struct Ranked {
     pub leaderboard: Leaderboard,
     pub view: Node,
+}
+
+/// Milliseconds of drawing between two returns to the page's event loop.
+const SLICE_MS: f64 = 40.0;
+
+/// Lets the page handle its events (a macrotask).
+async fn tick() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+/// `leaderboard(runs)`, its paired resamples drawn in slices of about `SLICE_MS` so that the page
+/// stays responsive (the same figures: `leaderboard_with` joins the slices in order).
+async fn ranked(runs: &[Run]) -> Leaderboard {
+    let opts = BootstrapOptions::default();
+    let joined = Joined::new(runs);
+    let (mut parts, mut at, mut step) = (Vec::new(), 0u32, 8u32);
+    while at < opts.resamples {
+        let end = at.saturating_add(step).min(opts.resamples);
+        let started = js_sys::Date::now();
+        parts.push(joined.draws(&opts, at..end));
+        at = end;
+        if js_sys::Date::now() - started < SLICE_MS / 2.0 {
+            step = step.saturating_mul(2);
+        } else {
+            step = (step / 2).max(1);
+        }
+        tick().await;
+    }
+    let parts = std::cell::RefCell::new(Some(parts));
+    leaderboard_with(runs, &opts, |_, _| {
+        parts.borrow_mut().take().unwrap_or_default()
+    })
 }
 
 /// Scores each source as one run (named as the report names its file) and ranks them.
@@ -63,7 +100,7 @@ pub async fn rank(sources: Vec<Source>, settings: &Settings) -> Result<Ranked, F
             sample,
         });
     }
-    let l = leaderboard(&runs, &BootstrapOptions::default());
+    let l = ranked(&runs).await;
     if l.common == 0 {
         let why = "the runs share no item id, so there is nothing to rank";
         return Err(Failure::new(Kind::Input, "", why));
