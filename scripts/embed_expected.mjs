@@ -63,6 +63,28 @@ function names(sub) {
   const list = r.stdout.split('\n').filter((l) => l.trim()).map((l) => l.split(/\s+/)[0]);
   return `&[${list.map(rust).join(', ')}]\n`;
 }
+// Four runs of one benchmark (made here, seeded) ranked by `scorelens leaderboard --json`: what
+// the API's `leaderboard` and the widget's `view="leaderboard"` must equal (wasm_embed_leaderboard.rs).
+const board = join(out, 'leaderboard');
+mkdirSync(board, { recursive: true });
+let seed = 11;
+const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+const boardFiles = ['a.jsonl', 'b.jsonl', 'c.jsonl', 'd.jsonl'];
+boardFiles.forEach((f, r) => {
+  const lines = [JSON.stringify({ scorelens: 1, model: `model-${'abcd'[r]}`, benchmark: 'generic' })];
+  for (let i = 0; i < 60; i += 1) {
+    const p = Math.min(0.97, 0.3 + 0.15 * r + 0.2 * rand());
+    const answer = rand() < p ? 'A' : 'B';
+    lines.push(JSON.stringify({ id: `q${i}`, group: `g${i % 3}`, options: ['A', 'B', 'C'], gold: 'A', probs: { A: p, B: (1 - p) / 2, C: (1 - p) / 2 }, answer }));
+  }
+  writeFileSync(join(board, f), `${lines.join('\n')}\n`);
+});
+const lb = spawnSync(cli, ['leaderboard', '--json', ...boardFiles], { cwd: board, encoding: 'utf8', maxBuffer: 1 << 26 });
+if (lb.status !== 0) throw new Error(`scorelens leaderboard: ${lb.stderr}`);
+writeFileSync(join(board, 'expected.json'), lb.stdout);
+const boardList = boardFiles.map((f) => `(${rust(f)}, include_bytes!(${rust(join(board, f))}))`).join(', ');
+writeFileSync(join(out, 'leaderboard.rs'), `// Written by scripts/embed_expected.mjs from ${cli}; do not edit.\n(&[${boardList}], include_str!(${rust(join(board, 'expected.json'))}))\n`);
+
 writeFileSync(join(out, 'profiles.rs'), names('profiles'));
 writeFileSync(join(out, 'formats.rs'), names('formats'));
 console.log(`embed_expected: ${cases.length} runs, profiles and formats from ${cli} in ${out}`);

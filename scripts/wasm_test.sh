@@ -13,6 +13,6 @@ cargo build --locked --bin scorelens
 export SCORELENS_EXPECTED="$TARGET_DIR/embed/expected"
 node scripts/embed_expected.mjs "$TARGET_DIR/debug/scorelens" "$SCORELENS_EXPECTED"
 # Lints of the embed code and its tests, for the target they run on.
-cargo clippy --locked --target wasm32-unknown-unknown --features embed --lib --test wasm_embed --test wasm_embed_panic --test wasm_leaderboard -- -D warnings
+cargo clippy --locked --target wasm32-unknown-unknown --features embed --lib --test wasm_embed --test wasm_embed_panic --test wasm_embed_leaderboard --test wasm_leaderboard -- -D warnings
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
-cargo test --locked --target wasm32-unknown-unknown --features embed --test wasm_embed --test wasm_embed_panic --test wasm_leaderboard "$@"
+cargo test --locked --target wasm32-unknown-unknown --features embed --test wasm_embed --test wasm_embed_panic --test wasm_embed_leaderboard --test wasm_leaderboard "$@"

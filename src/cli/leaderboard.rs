@@ -123,12 +123,8 @@ pub fn run(
             Layout::Table => header(&l) + &super::tables::layout(&t) + &notes(&l),
             Layout::Csv => table::csv(&t),
             Layout::Markdown => table::markdown(&t),
-            Layout::Html => {
-                eprintln!(
-                    "scorelens: the leaderboard has no HTML layout yet; use --format markdown"
-                );
-                return USAGE;
-            }
+            // `tables` found the figure, so the document has it too.
+            Layout::Html => scorelens::html::leaderboard(&l, &figure).unwrap_or_default(),
         }
     };
     // A closed pipe (`| head`) is not an error worth a panic.

@@ -1,4 +1,4 @@
-//! The JavaScript API: `score`, `formats`, `profiles` and `version`, typed in the `.d.ts` by
+//! The JavaScript API: `score`, `leaderboard`, `formats`, `profiles` and `version`, typed in the `.d.ts` by
 //! www/embed/types.d.ts. The report is the CLI's JSON as plain objects: maps become objects and
 //! a figure that does not apply is `null`, as in the CLI's output.
 
@@ -62,6 +62,7 @@ pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
         profile: opts.profile.filter(|p| !p.trim().is_empty()),
         strict: opts.strict.unwrap_or(false),
         mass,
+        sample: false,
     })
 }
 
@@ -119,6 +120,43 @@ pub fn score(
         drop(watch);
         let _ = match result {
             Ok(report) => resolve.call1(&JsValue::NULL, &report),
+            Err(f) => reject.call1(&JsValue::NULL, &f.to_js()),
+        };
+    });
+    promise
+}
+
+/// Scores each input of the array as one run and ranks them as `scorelens leaderboard FILES
+/// --json` does (2000 paired resamples, seed 2024): resolves to that leaderboard, or rejects with
+/// a `ScorelensError`. Runs are named by their files.
+#[wasm_bindgen(unchecked_return_type = "Promise<Leaderboard>")]
+pub fn leaderboard(
+    #[wasm_bindgen(unchecked_param_type = "Input[]")] inputs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ScoreOptions | undefined")] options: JsValue,
+) -> js_sys::Promise {
+    panic::install();
+    let mut settle = None;
+    let promise = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
+    let Some((resolve, reject)) = settle else {
+        return promise;
+    };
+    if let Some(message) = panic::stopped() {
+        let _ = reject.call1(&JsValue::NULL, &panic::internal_error(&message).to_js());
+        return promise;
+    }
+    let parsed = settings(&options).and_then(|s| Ok((sources(&inputs)?, s)));
+    let watch = panic::watch_reject(reject.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = match parsed {
+            Ok((inputs, settings)) => match super::rank::rank(inputs, &settings).await {
+                Ok(ranked) => to_js(&ranked.leaderboard),
+                Err(f) => Err(f),
+            },
+            Err(f) => Err(f),
+        };
+        drop(watch);
+        let _ = match result {
+            Ok(l) => resolve.call1(&JsValue::NULL, &l),
             Err(f) => reject.call1(&JsValue::NULL, &f.to_js()),
         };
     });

@@ -18,11 +18,17 @@ pub struct Settings {
     pub strict: bool,
     /// The report's `bins` are the equal-mass ones (HELM's, `bins_em`): the API's `binning`.
     pub mass: bool,
+    /// Keep the per-item sample a leaderboard resamples (runs of at most `rank::MAX_ITEMS`).
+    pub sample: bool,
 }
 
 /// A finished run.
 pub struct Outcome {
     pub report: Report,
+    /// The per-item sample, when asked for (`Settings::sample`) and the run was small enough.
+    pub sample: Option<crate::metrics::bootstrap::Sample>,
+    /// The run's items, when the sample was asked for but the run had too many to keep it.
+    pub sample_dropped: Option<u64>,
     pub bytes: f64,
     pub millis: f64,
 }
@@ -67,6 +73,7 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
     let opts = Options {
         profile: settings.profile.clone(),
         strict: settings.strict,
+        sample: settings.sample.then_some(super::rank::MAX_ITEMS),
         ..Options::default()
     };
     let mut session = Session::new(&opts).map_err(Failure::from_error)?;
@@ -84,9 +91,11 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
             break;
         }
     }
-    let report = session.finish().map_err(Failure::from_error)?.report;
+    let finished = session.finish().map_err(Failure::from_error)?;
     Ok(Outcome {
-        report,
+        report: finished.report,
+        sample: finished.sample,
+        sample_dropped: finished.sample_dropped,
         bytes,
         millis: js_sys::Date::now() - started,
     })

@@ -4,6 +4,7 @@
 
 use super::drop::DropTarget;
 use super::failure::Failure;
+use super::rank::Ranked;
 use super::widget::{Props, Status, ViewKind};
 use crate::web::cards::Cards;
 use crate::web::cond_mix::CondMix;
@@ -11,6 +12,7 @@ use crate::web::export::{save_text, stem};
 use crate::web::fmt;
 use crate::web::groups::Groups;
 use crate::web::ic::Ic;
+use crate::web::leaderboard::mount;
 use crate::web::multi::Multi;
 use crate::web::notes::Notes;
 use crate::web::protocol::Scored;
@@ -49,6 +51,7 @@ pub fn Embed(props: Props, on_files: Callback<Vec<File>>) -> impl IntoView {
                 .into_any(),
                 Status::Failed(f) => failed(&f).into_any(),
                 Status::Scored(s) => report(s, props.view.get()),
+                Status::Ranked(r) => ranked(r),
             }}
             <p class="sl-credit">"Scored in this page by scorelens"</p>
         </div>
@@ -162,6 +165,29 @@ fn json_button(s: &Arc<Scored>) -> impl IntoView {
     }
 }
 
+/// The runs ranked: the HTML report's ranking and rank-interval plot on the default figure,
+/// mounted as the app mounts it (text only ever as text), and the leaderboard's JSON.
+fn ranked(r: Arc<Ranked>) -> AnyView {
+    let host = NodeRef::<leptos::html::Div>::new();
+    let tree = serde_json::to_string(&r.view).unwrap_or_default();
+    Effect::new(move |_| {
+        if let Some(div) = host.get() {
+            mount(&div, &tree);
+        }
+    });
+    let json = r.leaderboard.to_json() + "\n";
+    view! {
+        <section class="panel leaderboard" data-testid="widget-leaderboard">
+            <h3>"Leaderboard"</h3>
+            <div node_ref=host></div>
+            <div class="export">
+                <button data-export="json" on:click=move |_| save("leaderboard.json", "application/json", &json)>"Leaderboard JSON"</button>
+            </div>
+        </section>
+    }
+    .into_any()
+}
+
 fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
     let r = &s.report;
     match kind {
@@ -169,7 +195,7 @@ fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
         ViewKind::Reliability => view! { {toolbar()} {reliability(&s)} }.into_any(),
         ViewKind::Ic => ic(&s, true),
         ViewKind::RewardBench => rewardbench(&s),
-        ViewKind::Full => view! {
+        ViewKind::Full | ViewKind::Leaderboard => view! {
             {head(&s)}
             {json_button(&s)}
             {warnings(&s)}

@@ -8,6 +8,7 @@ use super::failure::Failure;
 use super::fetch::fetch_source;
 use super::input::Source;
 use super::panic;
+use super::rank::{rank, Ranked};
 use super::run::{run, Settings};
 use super::views::Embed;
 use crate::report::groups::keep_largest;
@@ -29,6 +30,8 @@ pub enum ViewKind {
     Ic,
     RewardBench,
     Full,
+    /// `src` is a list of files, each one run, ranked (src/embed/rank.rs).
+    Leaderboard,
 }
 
 impl ViewKind {
@@ -38,9 +41,10 @@ impl ViewKind {
             Some("reliability") => ViewKind::Reliability,
             Some("ic") => ViewKind::Ic,
             Some("rewardbench") => ViewKind::RewardBench,
+            Some("leaderboard") => ViewKind::Leaderboard,
             Some("full") | Some("") | None => ViewKind::Full,
             Some(other) => {
-                warn(&format!("view=\"{other}\" is not one of summary, reliability, ic, rewardbench, full; showing full"));
+                warn(&format!("view=\"{other}\" is not one of summary, reliability, ic, rewardbench, leaderboard, full; showing full"));
                 ViewKind::Full
             }
         }
@@ -53,6 +57,7 @@ impl ViewKind {
             ViewKind::Ic => "ic",
             ViewKind::RewardBench => "rewardbench",
             ViewKind::Full => "full",
+            ViewKind::Leaderboard => "leaderboard",
         }
     }
 }
@@ -103,6 +108,8 @@ pub enum Status {
     /// Scoring; the text names what.
     Loading(String),
     Scored(Arc<Scored>),
+    /// `view="leaderboard"`: the runs ranked.
+    Ranked(Arc<Ranked>),
     Failed(Arc<Failure>),
 }
 
@@ -120,6 +127,10 @@ pub struct Props {
 enum Job {
     Url(String),
     Files(Vec<File>),
+    /// A leaderboard: each URL one run.
+    Urls(Vec<String>),
+    /// A leaderboard: each file one run.
+    Each(Vec<File>),
 }
 
 /// One mounted widget; the element frees it when it leaves the document.
@@ -162,11 +173,34 @@ fn attr(host: &HtmlElement, name: &str) -> Option<String> {
     host.get_attribute(name).filter(|s| !s.trim().is_empty())
 }
 
-async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
-    let sources = match job {
+async fn sources(job: Job) -> Result<Vec<Source>, Failure> {
+    Ok(match job {
         Job::Url(url) => vec![fetch_source(&url).await?],
-        Job::Files(files) => files.into_iter().map(Source::file).collect(),
-    };
+        Job::Urls(urls) => {
+            let mut all = Vec::with_capacity(urls.len());
+            for url in urls {
+                all.push(fetch_source(&url).await?);
+            }
+            all
+        }
+        Job::Files(files) | Job::Each(files) => files.into_iter().map(Source::file).collect(),
+    })
+}
+
+/// The job's result as the widget's status, and what its event carries.
+async fn do_job(job: Job, settings: Settings) -> Result<(Status, JsValue), Failure> {
+    if matches!(job, Job::Urls(_) | Job::Each(_)) {
+        let ranked = rank(sources(job).await?, &settings).await?;
+        let detail = to_js(&ranked.leaderboard)?;
+        return Ok((Status::Ranked(Arc::new(ranked)), detail));
+    }
+    let s = score_job(job, settings).await?;
+    let detail = to_js(&s.report).unwrap_or(JsValue::UNDEFINED);
+    Ok((Status::Scored(Arc::new(s)), detail))
+}
+
+async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
+    let sources = sources(job).await?;
     let o = run(sources, &settings).await?;
     let json = Text::new(&(o.report.to_json() + "\n"));
     // The widget draws the page's views: it holds the largest groups as the page does.
@@ -200,14 +234,17 @@ fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback
     let dropped = StoredValue::new_local(Vec::<File>::new());
     let drops = RwSignal::new(0u32);
     let generation = StoredValue::new(0u32);
+    let ranking = Memo::new(move |_| props.view.get() == ViewKind::Leaderboard);
     let (h, n) = (host, notify);
     // Scores again whenever `src`, `profile` or the dropped files change.
     Effect::new(move |_| {
-        let (src, profile) = (props.src.get(), props.profile.get());
+        let (src, profile, ranking) = (props.src.get(), props.profile.get(), ranking.get());
         drops.track();
         let job = match src {
+            Some(list) if ranking => Job::Urls(list.split_whitespace().map(String::from).collect()),
             Some(url) => Job::Url(url),
             None => match dropped.try_with_value(|f| f.clone()).unwrap_or_default() {
+                files if !files.is_empty() && ranking => Job::Each(files),
                 files if !files.is_empty() => Job::Files(files),
                 _ => {
                     props.status.set(Status::Empty);
@@ -217,7 +254,10 @@ fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback
         };
         let what = match &job {
             Job::Url(url) => url.clone(),
-            Job::Files(files) => files.iter().map(File::name).collect::<Vec<_>>().join(", "),
+            Job::Urls(urls) => urls.join(", "),
+            Job::Files(files) | Job::Each(files) => {
+                files.iter().map(File::name).collect::<Vec<_>>().join(", ")
+            }
         };
         let current = generation.get_value().wrapping_add(1);
         generation.set_value(current);
@@ -229,16 +269,13 @@ fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback
         };
         let (h, n) = (h.clone(), n.clone());
         spawn_local(async move {
-            let result = score_job(job, settings).await;
+            let result = do_job(job, settings).await;
             // A newer job, or the widget is gone: this result is not wanted.
             if generation.try_get_value() != Some(current) {
                 return;
             }
             let (status, state, detail) = match result {
-                Ok(s) => {
-                    let detail = to_js(&s.report).unwrap_or(JsValue::UNDEFINED);
-                    (Status::Scored(Arc::new(s)), "ready", detail)
-                }
+                Ok((status, detail)) => (status, "ready", detail),
                 Err(f) => {
                     let detail = f.to_js();
                     (Status::Failed(Arc::new(f)), "error", detail)

@@ -2,8 +2,8 @@
 //! self-contained HTML document, with inline CSS and SVG, no script and no request, readable
 //! offline and printable.
 //!
-//! The CLI's `--format html` and the page's "Export HTML" both call `report` and `runs`, so the
-//! same input gives the same bytes. The document holds no clock and no path of this machine. Every
+//! The CLI's `--format html` and the page's "Export HTML" both call `report`, `runs` and
+//! `leaderboard`, so the same input gives the same bytes. The document holds no clock and no path of this machine. Every
 //! string from the user's files (model, file, group and subset names, ids, warnings) goes through
 //! `Html::text` or `Html::attr`, which escape it; nothing else writes it.
 
@@ -11,6 +11,8 @@ mod benchmark;
 mod calibration;
 mod comparison;
 mod diagram;
+pub mod leaderboard;
+pub mod node;
 mod sections;
 mod style;
 
@@ -115,6 +117,11 @@ pub fn report(r: &Report) -> String {
     h.el("h1", "", &name);
     sections::report(&mut h, r, 2, "");
     close(h)
+}
+
+/// The leaderboard ranked on `figure` as one document (`None` when no board has that name).
+pub fn leaderboard(l: &crate::leaderboard::Leaderboard, figure: &str) -> Option<String> {
+    leaderboard::document(l, figure)
 }
 
 /// Several runs as one document: a summary row per run with its headline and links, the

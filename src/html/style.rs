@@ -20,13 +20,13 @@ th,td{padding:3px 8px;border-bottom:1px solid #eee;text-align:left;vertical-alig
 thead th{border-bottom:1px solid #bbb;white-space:nowrap}.num{text-align:right;white-space:nowrap}\
 tbody th{font-weight:500;position:sticky;left:0;background:#fff;max-width:40vw;overflow-wrap:anywhere}\
 tr.tier th{padding-left:1.6em;font-weight:400}\
-.figures{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;flex:1 1 360px;min-width:0;max-width:600px}\
+div.figures{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;flex:1 1 360px;min-width:0;max-width:600px}\
 svg{width:100%;height:auto;display:block}figcaption{font-size:.8em;color:#555}\
 svg text{font:11px system-ui,sans-serif;fill:#333}.grid{stroke:#e4e4e4}.frame{fill:none;stroke:#999}\
 .diagonal{stroke:#888;stroke-dasharray:4 3}.baseline{stroke:#999}.bar{fill:#4c78a8}\
 .gap.over{fill:#e45756;opacity:.35}.gap.under{fill:#54a24b;opacity:.35}.conf{stroke:#222;stroke-width:1.5}\
 .ci{stroke:#222}.hist{fill:#9ecae9}\
-.pair{margin:1em 0}footer{margin:2em 0 1em;border-top:1px solid #ddd;padding-top:.5em}\
+.pair{margin:1em 0}caption{text-align:left;font-weight:600;padding:.3em 0}td.same,.rank-plot .same text{color:#b8470d;fill:#b8470d}footer{margin:2em 0 1em;border-top:1px solid #ddd;padding-top:.5em}\
 @media print{body{font-size:10pt}main{max-width:none;padding:0}.scroll{overflow:visible}\
 tbody th{position:static}.card,figure,tr{break-inside:avoid}h2,h3{break-after:avoid}\
 a{color:inherit;text-decoration:none}.top{display:none}\

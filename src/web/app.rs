@@ -1,10 +1,12 @@
-//! The page: landing with the drop zone, then one tab per run with its report, and the
-//! side-by-side comparison once two runs are scored.
+//! The page: landing with the drop zone, then the leaderboard once four runs of one benchmark are
+//! scored, one tab per run with its report, and the side-by-side comparison of two or three
+//! runs (with more, of the two picked in the leaderboard).
 
 use super::client;
 use super::comparison::Comparison;
 use super::drop_zone::DropZone;
 use super::grouping::GroupingLine;
+use super::leaderboard::LeaderboardView;
 use super::progress::Progress;
 use super::report_view::ReportView;
 use super::run_summary::RunSummary;
@@ -19,11 +21,6 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     client::init(state);
     let has_runs = move || state.runs.with(|r| !r.is_empty());
-    let scored = move || {
-        state
-            .runs
-            .with(|r| r.iter().filter(|r| r.scored().is_some()).count())
-    };
     view! {
         <header class="top">
             <h1><span class="mark" aria-hidden="true">"◔"</span>" scorelens"</h1>
@@ -35,12 +32,13 @@ pub fn App() -> impl IntoView {
         <main data-testid="app" data-status=move || state.status()>
             <DropZone />
             <GroupingLine />
+            <LeaderboardView />
             <RunSummary />
             <Show when=has_runs>
                 <Tabs />
                 <ActiveRun />
             </Show>
-            <Show when=move || { scored() >= 2 }>
+            <Show when=move || { state.to_compare().len() >= 2 }>
                 <Comparison />
             </Show>
             <Formats />

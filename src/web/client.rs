@@ -5,7 +5,7 @@
 //! scored again with another profile or merged with others without asking the user again.
 
 use super::protocol::{FromWorker, ToWorker};
-use super::state::{AppState, Boot, Compared, Run, Status};
+use super::state::{AppState, Boot, Compared, Ranked, Run, Status};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -236,6 +236,11 @@ fn receive(msg: FromWorker) {
             },
         ),
         FromWorker::CompareFailed { seq, error } => compared(state, seq, Compared::Failed(error)),
+        FromWorker::RankProgress { seq, done, total } => {
+            ranked(state, seq, Ranked::Running { done, total })
+        }
+        FromWorker::Ranked { seq, shown } => ranked(state, seq, Ranked::Done(Arc::new(*shown))),
+        FromWorker::RankFailed { seq, error } => ranked(state, seq, Ranked::Failed(error)),
         FromWorker::Stopped { run } => state.closing.update(|c| c.retain(|&r| r != run)),
         FromWorker::CompareStopped { seq } => state.stopping.update(|s| {
             if *s == Some(seq) {
@@ -281,6 +286,40 @@ fn compared(state: AppState, seq: u32, now: Compared) {
             *status = now;
         }
     });
+}
+
+/// Records news of leaderboard `seq` unless a newer one was asked for.
+fn ranked(state: AppState, seq: u32, now: Ranked) {
+    state.ranked.update(|c| {
+        if let Some((_, _, status)) = c.as_mut().filter(|c| c.0 == seq) {
+            *status = now;
+        }
+    });
+}
+
+/// Asks the worker to rank `runs` named `names` (replacing any leaderboard under way).
+pub fn rank(state: AppState, runs: Vec<u32>, names: Vec<String>, resamples: u32, seed: u64) {
+    let seq = NEXT_COMPARE.with_borrow_mut(|n| {
+        *n += 1;
+        *n
+    });
+    let running = Ranked::Running {
+        done: 0,
+        total: resamples,
+    };
+    state.ranked.set(Some((seq, runs.clone(), running)));
+    send(&ToWorker::Rank {
+        seq,
+        runs,
+        names,
+        resamples,
+        seed,
+    });
+}
+
+/// Asks the worker for leaderboard `seq` on another figure.
+pub fn rank_by(seq: u32, figure: String) {
+    send(&ToWorker::RankBy { seq, figure });
 }
 
 /// Asks the worker to compare `runs` pairwise (replacing any comparison under way).

@@ -72,14 +72,7 @@ fn table(runs: &[Run]) -> Table {
 #[component]
 pub fn Comparison() -> impl IntoView {
     let state = use_state();
-    let runs = Memo::new(move |_| {
-        state
-            .runs
-            .get()
-            .into_iter()
-            .filter(|r| r.scored().is_some())
-            .collect::<Vec<Run>>()
-    });
+    let runs = Memo::new(move |_| state.to_compare());
     let series = Signal::derive(move || {
         let mixing = state.reading.get() == Reading::Mixing;
         let mass = state.binning.get() == Binning::EqualMass;

@@ -219,13 +219,13 @@ pub fn Deltas() -> impl IntoView {
     let state = use_state();
     let resamples = RwSignal::new(DEFAULT_RESAMPLES);
     let seed = RwSignal::new(DEFAULT_SEED);
-    // The scored runs in tab order, and which scoring of each (a new profile re-scores).
+    // The runs compared in tab order, and which scoring of each (a new profile re-scores).
     let scored = Memo::new(move |_| {
-        state.runs.with(|runs| {
-            runs.iter()
-                .filter_map(|r| Some((r.id, Arc::as_ptr(r.scored()?) as usize)))
-                .collect::<Vec<_>>()
-        })
+        state
+            .to_compare()
+            .iter()
+            .filter_map(|r| Some((r.id, Arc::as_ptr(r.scored()?) as usize)))
+            .collect::<Vec<_>>()
     });
     let ask = move || {
         let ids: Vec<u32> = scored.get_untracked().iter().map(|s| s.0).collect();

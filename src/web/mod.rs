@@ -35,6 +35,8 @@ mod header;
 #[cfg(feature = "ui")]
 pub mod ic;
 #[cfg(feature = "ui")]
+pub mod leaderboard;
+#[cfg(feature = "ui")]
 pub mod multi;
 #[cfg(feature = "ui")]
 pub mod notes;

@@ -43,6 +43,17 @@ pub enum ToWorker {
     },
     /// Stop the comparison `seq` at its next slice of resamples.
     StopCompare { seq: u32 },
+    /// Rank these scored runs under these names (one paired bootstrap, rank intervals, Holm-
+    /// adjusted pairs); a newer `Rank` replaces this one at its next slice.
+    Rank {
+        seq: u32,
+        runs: Vec<u32>,
+        names: Vec<String>,
+        resamples: u32,
+        seed: u64,
+    },
+    /// Show leaderboard `seq` ranked on another figure.
+    RankBy { seq: u32, figure: String },
     /// Group these files (with their paths in a dropped folder) into runs (`crate::runs`).
     Group {
         seq: u32,
@@ -134,6 +145,22 @@ pub struct Scored {
     pub millis: f64,
 }
 
+/// One figure's leaderboard as the page shows it, laid out in the worker
+/// (src/bin/worker/leaderboard.rs), so that the page only mounts it. Only strings: a deserialiser
+/// of the tree would cost the page more than all the rest of the view (the page parses it with
+/// the browser's `JSON.parse` and walks it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankedView {
+    /// The figure menu, the ranking and its plot with their buttons, the export buttons: an
+    /// `html::node::Node` as JSON.
+    pub view: String,
+    /// `scorelens leaderboard --json`, and `--format csv|markdown|html --by FIGURE`.
+    pub json: String,
+    pub csv: String,
+    pub markdown: String,
+    pub html: String,
+}
+
 /// From the worker to the page.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum FromWorker {
@@ -206,6 +233,22 @@ pub enum FromWorker {
     },
     /// No comparison: why (a run is not scored, or was closed).
     CompareFailed {
+        seq: u32,
+        error: String,
+    },
+    /// Paired resamples of leaderboard `seq` drawn so far, of `total`.
+    RankProgress {
+        seq: u32,
+        done: u32,
+        total: u32,
+    },
+    /// Leaderboard `seq` on one figure.
+    Ranked {
+        seq: u32,
+        shown: Box<RankedView>,
+    },
+    /// No leaderboard: why (a run is not scored, or was closed).
+    RankFailed {
         seq: u32,
         error: String,
     },

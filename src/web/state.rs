@@ -2,7 +2,7 @@
 //!
 //! Everything here is plain data in signals; file handles live with the worker client.
 
-use super::protocol::{Named, Scored, Text};
+use super::protocol::{Named, RankedView, Scored, Text};
 use crate::report::intervals::BootstrapIntervals;
 use crate::Warning;
 use leptos::prelude::*;
@@ -133,6 +133,23 @@ pub enum Compared {
     Stopped,
 }
 
+/// Scored runs of one benchmark from which the leaderboard opens (and the comparison waits for a
+/// pair picked in it).
+pub const LEADERBOARD_RUNS: usize = 4;
+
+/// Where the leaderboard is (drawn in the worker, shown by src/web/leaderboard.rs).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ranked {
+    /// Paired resamples drawn so far.
+    Running {
+        done: u32,
+        total: u32,
+    },
+    /// One figure's view and exports.
+    Done(Arc<RankedView>),
+    Failed(String),
+}
+
 /// Shared signals, provided as context by the app.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -152,6 +169,10 @@ pub struct AppState {
     pub items: RwSignal<Option<(u32, u32, Arc<crate::explore::Page>)>>,
     /// The latest comparison asked of the worker: (seq, runs compared, where it is).
     pub compared: RwSignal<Option<(u32, Vec<u32>, Compared)>>,
+    /// The latest leaderboard asked of the worker: (seq, runs ranked, where it is).
+    pub ranked: RwSignal<Option<(u32, Vec<u32>, Ranked)>>,
+    /// Two runs picked in the leaderboard for the comparison.
+    pub chosen: RwSignal<Option<Vec<u32>>>,
     /// Each scored run's bootstrap intervals, by run id (src/bin/worker/intervals.rs makes them).
     pub intervals: RwSignal<HashMap<u32, Boot>>,
     /// Runs closed while the worker may still be working on them, until it says `Stopped`.
@@ -174,6 +195,8 @@ impl Default for AppState {
             group_filter: RwSignal::new(None),
             items: RwSignal::new(None),
             compared: RwSignal::new(None),
+            ranked: RwSignal::new(None),
+            chosen: RwSignal::new(None),
             intervals: RwSignal::new(HashMap::new()),
             closing: RwSignal::new(Vec::new()),
             stopping: RwSignal::new(None),
@@ -196,6 +219,9 @@ impl AppState {
             || self
                 .compared
                 .with(|c| matches!(c, Some((_, _, Compared::Running { .. }))))
+            || self
+                .ranked
+                .with(|c| matches!(c, Some((_, _, Ranked::Running { .. }))))
             || self.closing.with(|c| !c.is_empty())
             || self.stopping.with(Option::is_some);
         let failed = || {
@@ -213,6 +239,51 @@ impl AppState {
             "idle"
         } else {
             "done"
+        }
+    }
+
+    /// The scored runs the leaderboard ranks: those of the profile most of them were scored
+    /// under (the first such on a tie), in tab order.
+    pub fn ranked_runs(&self) -> Vec<Run> {
+        self.runs.with(|runs| {
+            let profile = |r: &Run| r.scored().map(|s| s.report.profile.clone());
+            let mut best: (usize, Option<String>) = (0, None);
+            for r in runs.iter().filter(|r| r.scored().is_some()) {
+                let n = runs.iter().filter(|x| profile(x) == profile(r)).count();
+                if n > best.0 {
+                    best = (n, profile(r));
+                }
+            }
+            runs.iter()
+                .filter(|r| r.scored().is_some() && profile(r) == best.1)
+                .cloned()
+                .collect()
+        })
+    }
+
+    /// The runs the comparison shows: the two picked in the leaderboard, else every scored run
+    /// while there are too few for a leaderboard (with more, comparing every pair is left to the
+    /// leaderboard).
+    pub fn to_compare(&self) -> Vec<Run> {
+        let scored: Vec<Run> = self.runs.with(|runs| {
+            runs.iter()
+                .filter(|r| r.scored().is_some())
+                .cloned()
+                .collect()
+        });
+        if let Some(pick) = self.chosen.get() {
+            let picked: Vec<Run> = pick
+                .iter()
+                .filter_map(|id| scored.iter().find(|r| r.id == *id).cloned())
+                .collect();
+            if picked.len() == 2 {
+                return picked;
+            }
+        }
+        if self.ranked_runs().len() >= LEADERBOARD_RUNS {
+            Vec::new()
+        } else {
+            scored
         }
     }
 

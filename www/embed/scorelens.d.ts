@@ -1,10 +1,10 @@
 // Types of the scorelens embed entry module (scorelens.js). The report's types come from the
 // module wasm-bindgen generates (scorelens_wasm.d.ts, from www/embed/types.d.ts).
-import type { Input, Named, Report, ScoreOptions } from './scorelens_wasm.js';
+import type { Input, Leaderboard, Named, Report, ScoreOptions } from './scorelens_wasm.js';
 
 export type {
-  Bin, Calibration, FileSummary, GroupFigures, IcFigures, IcType, Input, InputFile, Intervals,
-  Metrics, Named, Problem, Report, Reported, RewardBenchFigures, ScopeCheck, ScoreOptions,
+  Bin, Board, Calibration, FileSummary, GroupFigures, IcFigures, IcType, Input, InputFile, Intervals,
+  Leaderboard, Metrics, Named, Problem, Report, Reported, RewardBenchFigures, ScopeCheck, ScoreOptions,
   ScorelensError,
 } from './scorelens_wasm.js';
 
@@ -19,6 +19,9 @@ export function init(source?: string | URL | Request | Response | WebAssembly.Mo
  * rejects with a `ScorelensError` whose `problems` give file, line and reason.
  */
 export function score(input: Input, options?: ScoreOptions): Promise<Report>;
+
+/** Scores each input as one run and ranks them: `scorelens leaderboard FILES --json`. */
+export function leaderboard(inputs: Input[], options?: ScoreOptions): Promise<Leaderboard>;
 
 /** The formats scorelens reads. */
 export function formats(): Promise<Named[]>;

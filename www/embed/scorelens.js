@@ -32,6 +32,15 @@ export async function score(input, options) {
   return wasm.score(input, options);
 }
 
+/**
+ * Scores each input of the array as one run and ranks them; resolves to the leaderboard, the
+ * CLI's `scorelens leaderboard FILES --json`.
+ */
+export async function leaderboard(inputs, options) {
+  await init();
+  return wasm.leaderboard(inputs, options);
+}
+
 /** The formats scorelens reads: [{ name, describe }]. */
 export async function formats() {
   await init();

@@ -188,3 +188,26 @@ export interface Intervals {
   wilson: { [figure: string]: { lo: number; hi: number } };
   bootstrap: { [key: string]: unknown } | null;
 }
+
+/** What `leaderboard` resolves to: `scorelens leaderboard FILES --json` (docs/intervals.md). */
+export interface Leaderboard {
+  schema: string;
+  runs: { name: string; model: string | null; profile: string; items: number }[];
+  /** Items every run has: every figure is over these. */
+  common: number;
+  not_shared: { run: string; count: number; ids: string[] }[];
+  bootstrap: { [key: string]: unknown };
+  tie_rule: string;
+  figures: Board[];
+  subsets: Board[];
+  notes: string[];
+}
+
+/** One figure (or one subset's accuracy) across the runs: standings best first, every pair. */
+export interface Board {
+  figure: string;
+  higher_is_better: boolean;
+  standings: { [key: string]: unknown }[];
+  pairs: { [key: string]: unknown }[];
+  leader: string | null;
+}

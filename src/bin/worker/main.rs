@@ -19,6 +19,9 @@ mod file_stream;
 mod group;
 
 #[cfg(target_arch = "wasm32")]
+mod leaderboard;
+
+#[cfg(target_arch = "wasm32")]
 mod read;
 
 #[cfg(target_arch = "wasm32")]
@@ -219,6 +222,19 @@ mod worker {
                 seed,
             } => deltas::start(seq, runs, scorelens::BootstrapOptions { resamples, seed }),
             ToWorker::StopCompare { seq } => deltas::stop(seq),
+            ToWorker::Rank {
+                seq,
+                runs,
+                names,
+                resamples,
+                seed,
+            } => crate::leaderboard::start(
+                seq,
+                runs,
+                names,
+                scorelens::BootstrapOptions { resamples, seed },
+            ),
+            ToWorker::RankBy { seq, figure } => crate::leaderboard::by(seq, &figure),
             ToWorker::Group {
                 seq,
                 files,

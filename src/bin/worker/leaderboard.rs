@@ -1,0 +1,221 @@
+//! The worker's half of the leaderboard view: the runs' paired resamples drawn in slices (a newer
+//! request or a closed run is felt between slices), then `leaderboard_with`, so the page gets what
+//! `scorelens leaderboard` prints for the same files and seed; and the view of one figure, laid out
+//! here (the ranking and its plot as `html::node::Node`, the exports as the CLI writes them), so
+//! that the page only mounts it.
+
+use crate::worker::{post, scope, Kept, SAMPLES};
+use scorelens::html::leaderboard::{label, view};
+use scorelens::html::node::Node;
+use scorelens::leaderboard::tables::{default_figure, tables};
+use scorelens::leaderboard::{leaderboard_with, Joined, Leaderboard, Replicates};
+use scorelens::table;
+use scorelens::web::protocol::{FromWorker, RankedView};
+use scorelens::{BootstrapOptions, Run};
+use std::cell::{Cell, RefCell};
+use wasm_bindgen_futures::JsFuture;
+
+/// Milliseconds of drawing between two looks at the message queue.
+const SLICE_MS: f64 = 40.0;
+
+thread_local! {
+    /// The leaderboard that should be running; an older task that sees a newer one stops.
+    static CURRENT: Cell<u32> = const { Cell::new(0) };
+    /// The last leaderboard made, kept to show it on another figure.
+    static LAST: RefCell<Option<(u32, Leaderboard)>> = const { RefCell::new(None) };
+}
+
+/// Starts leaderboard `seq` of `runs` (in that order), named `names` as the page names them.
+pub fn start(seq: u32, runs: Vec<u32>, names: Vec<String>, opts: BootstrapOptions) {
+    CURRENT.set(seq);
+    LAST.set(None);
+    wasm_bindgen_futures::spawn_local(rank(seq, runs, names, opts));
+}
+
+/// Shows leaderboard `seq` ranked on `figure`.
+pub fn by(seq: u32, figure: &str) {
+    LAST.with_borrow(|last| {
+        if let Some((s, l)) = last.as_ref().filter(|(s, _)| *s == seq) {
+            if let Some(shown) = shown(l, figure) {
+                post(&FromWorker::Ranked {
+                    seq: *s,
+                    shown: Box::new(shown),
+                });
+            }
+        }
+    });
+}
+
+fn live(seq: u32) -> bool {
+    CURRENT.get() == seq
+}
+
+/// Lets the worker handle its messages (a macrotask: the page's messages are macrotasks too).
+async fn tick() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+/// Takes the runs out of the store, waiting while another task has one of them on loan.
+async fn borrow(seq: u32, ids: &[u32]) -> Result<Vec<Run>, String> {
+    loop {
+        if !live(seq) {
+            return Err(String::new());
+        }
+        let state = SAMPLES.with_borrow(|s| {
+            ids.iter()
+                .map(|id| match s.get(id) {
+                    Some(Kept::Here(_)) => Ok(true),
+                    Some(Kept::Lent) => Ok(false),
+                    Some(Kept::TooMany { name, items }) => Err(format!(
+                        "{name} has {items} items: more than the browser ranks ({}), so the page \
+                         kept no per-item sample of it; `scorelens leaderboard` ranks any size",
+                        crate::intervals::MAX_ITEMS
+                    )),
+                    None => Err(format!("run {id} has no scored items to rank")),
+                })
+                .collect::<Result<Vec<bool>, String>>()
+        })?;
+        if state.iter().all(|&here| here) {
+            return Ok(SAMPLES.with_borrow_mut(|s| {
+                ids.iter()
+                    .filter_map(|id| match s.insert(*id, Kept::Lent) {
+                        Some(Kept::Here(run)) => Some(*run),
+                        _ => None,
+                    })
+                    .collect()
+            }));
+        }
+        tick().await;
+    }
+}
+
+/// Puts the runs back, unless the run was closed or scored again meanwhile.
+fn give_back(ids: &[u32], runs: Vec<Run>) {
+    SAMPLES.with_borrow_mut(|s| {
+        for (id, run) in ids.iter().zip(runs) {
+            if let Some(slot @ Kept::Lent) = s.get_mut(id) {
+                *slot = Kept::Here(Box::new(run));
+            }
+        }
+    });
+}
+
+async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOptions) {
+    let mut runs = match borrow(seq, &ids).await {
+        Ok(runs) => runs,
+        Err(e) if e.is_empty() => return,
+        Err(error) => return post(&FromWorker::RankFailed { seq, error }),
+    };
+    // Ranked under the page's names (the CLI's for the same files); the store keeps its own.
+    let own: Vec<String> = runs
+        .iter_mut()
+        .zip(names)
+        .map(|(r, n)| std::mem::replace(&mut r.name, n))
+        .collect();
+    if let Some(parts) = draw_all(seq, &runs, &opts).await {
+        let parts = RefCell::new(Some(parts));
+        let l = leaderboard_with(&runs, &opts, |_, _| {
+            parts.borrow_mut().take().unwrap_or_default()
+        });
+        match default_figure(&l).and_then(|f| shown(&l, f)) {
+            Some(shown) if l.common > 0 => {
+                post(&FromWorker::Ranked {
+                    seq,
+                    shown: Box::new(shown),
+                });
+                LAST.set(Some((seq, l)));
+            }
+            _ => post(&FromWorker::RankFailed {
+                seq,
+                error: "The runs share no item id, so there is nothing to rank.".to_string(),
+            }),
+        }
+    }
+    for (r, n) in runs.iter_mut().zip(own) {
+        r.name = n;
+    }
+    give_back(&ids, runs);
+}
+
+/// Every paired resample, in order, drawn in slices of about `SLICE_MS`; `None` when a newer
+/// leaderboard was asked for.
+async fn draw_all(seq: u32, runs: &[Run], opts: &BootstrapOptions) -> Option<Vec<Replicates>> {
+    let joined = Joined::new(runs);
+    let mut parts = Vec::new();
+    let (mut at, mut step) = (0u32, 2u32);
+    while at < opts.resamples {
+        let end = at.saturating_add(step).min(opts.resamples);
+        let started = js_sys::Date::now();
+        parts.push(joined.draws(opts, at..end));
+        let took = js_sys::Date::now() - started;
+        at = end;
+        // Grow the slice while it is quick, shrink it when it is slow.
+        if took < SLICE_MS / 2.0 {
+            step = step.saturating_mul(2);
+        } else if took > SLICE_MS * 2.0 {
+            step = (step / 2).max(1);
+        }
+        post(&FromWorker::RankProgress {
+            seq,
+            done: at,
+            total: opts.resamples,
+        });
+        tick().await;
+        if !live(seq) {
+            return None;
+        }
+    }
+    Some(parts)
+}
+
+/// The page's view of `figure`: the menu of figures, the ranking and plot with their buttons, the
+/// export buttons, and the exports themselves (`scorelens leaderboard --json`, and `--format
+/// csv|markdown|html --by figure`).
+fn shown(l: &Leaderboard, figure: &str) -> Option<RankedView> {
+    let t = tables(l, figure)?;
+    let options = l.figures.iter().chain(&l.subsets).map(|b| {
+        let o = Node::new("option")
+            .attr("value", b.figure.clone())
+            .text(label(&b.figure).0);
+        if b.figure == figure {
+            o.attr("selected", "")
+        } else {
+            o
+        }
+    });
+    let menu = Node::el("label", "small", "Rank by ").kid(
+        Node::new("select")
+            .attr("data-testid", "leaderboard-by")
+            .kids(options),
+    );
+    let buttons = [
+        ("json", "Leaderboard JSON"),
+        ("csv", "Tables CSV"),
+        ("md", "Tables Markdown"),
+        ("html", "Leaderboard HTML"),
+    ]
+    .map(|(kind, text)| Node::new("button").attr("data-export", kind).text(text));
+    let exports = Node::el("div", "export", "")
+        .attr("role", "group")
+        .attr("aria-label", "Export the leaderboard")
+        .kids(buttons);
+    let about = "Ranks with 95% intervals from one paired bootstrap over the items every run has. \
+        A run leads only where it differs from every other after Holm's adjustment. Click a run \
+        for its report, a mark between two runs for their comparison.";
+    let tree = Node::el("div", "", "")
+        .kid(Node::el("h2", "", "Leaderboard"))
+        .kid(Node::el("p", "muted small", about))
+        .kid(menu)
+        .kid(view(l, figure, true)?)
+        .kid(exports);
+    Some(RankedView {
+        view: serde_json::to_string(&tree).ok()?,
+        json: l.to_json() + "\n",
+        csv: table::csv(&t),
+        markdown: table::markdown(&t),
+        html: scorelens::html::leaderboard(l, figure)?,
+    })
+}

@@ -1,0 +1,134 @@
+// The leaderboard view against the native CLI: twelve runs of one benchmark (made here) are
+// dropped, the worker ranks them (one paired bootstrap, 2000 resamples, seed 2024), and the page's
+// exports must be `scorelens leaderboard DIR` byte for byte: the JSON, and the CSV, Markdown and
+// HTML on the default figure and on another one picked in the menu. A click on a run opens its
+// report, a click on the mark between two runs opens their comparison; at 390 px nothing in the
+// view reaches past the viewport; no request leaves the site (`done`).
+import { after, before, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assert, CLI, drop, open, OUT, setup, status } from './harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env.close(); });
+
+const DIR = join(OUT, 'leaderboard-12');
+
+/** Twelve runs of 80 choice items in four groups; run r is right more often as r grows. */
+function writeRuns() {
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  let seed = 7;
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  for (let r = 1; r <= 12; r += 1) {
+    const n = String(r).padStart(2, '0');
+    const lines = [JSON.stringify({ scorelens: 1, model: `model-${n}`, benchmark: 'generic' })];
+    for (let i = 0; i < 80; i += 1) {
+      const right = rand() < 0.35 + 0.04 * r;
+      lines.push(JSON.stringify({ id: `q${i}`, type: 'choice', group: `g${i % 4}`, options: ['A', 'B', 'C', 'D'], gold: 'A', answer: right ? 'A' : 'B' }));
+    }
+    writeFileSync(join(DIR, `run-${n}.jsonl`), `${lines.join('\n')}\n`);
+  }
+  return readdirSync(DIR).sort().map((f) => join(DIR, f));
+}
+
+function cli(extra) {
+  const r = spawnSync(CLI, ['leaderboard', DIR, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(r.status, 0, `scorelens leaderboard failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function download(page, kind) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=leaderboard] [data-export=${kind}]`)]);
+  return readFileSync(await d.path(), 'utf8');
+}
+
+/** Elements of the leaderboard that reach past the viewport outside a box that scrolls them. */
+function overflowing(page) {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth;
+    const scrolled = (e) => {
+      for (let p = e.parentElement; p; p = p.parentElement) {
+        if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(p).overflowX)) return true;
+      }
+      return false;
+    };
+    const out = [];
+    for (const e of document.querySelectorAll('[data-testid=leaderboard], [data-testid=leaderboard] *')) {
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 && (r.right > vw + 0.5 || r.left < -0.5) && !scrolled(e)) {
+        out.push(`${e.tagName.toLowerCase()}.${e.className?.baseVal ?? e.className} ${Math.round(r.left)}–${Math.round(r.right)}`);
+      }
+    }
+    return { vw, page: document.documentElement.scrollWidth, out: out.slice(0, 10) };
+  });
+}
+
+test('twelve runs: the leaderboard opens first, exports equal the CLI byte for byte, clicks open a report and a comparison', { timeout: 600000 }, async () => {
+  const files = writeRuns();
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, files);
+  await page.waitForSelector('[data-testid=leaderboard-table]', { timeout: 300000 });
+  await status(page, 'done', 300000);
+  // The leaderboard comes before the runs' tabs, and with twelve runs no all-pairs comparison runs.
+  const order = await page.$$eval('main > *', (els) => els.map((e) => e.dataset.testid || e.className));
+  const at = order.indexOf('leaderboard');
+  assert.ok(at >= 0 && at < order.findIndex((x) => String(x).includes('tabs')), order.join(', '));
+  assert.equal(await page.$('[data-testid=comparison]'), null, 'no comparison until two runs are picked');
+
+  assert.equal(await download(page, 'json'), cli(['--json']), 'the JSON');
+  assert.equal(await download(page, 'csv'), cli(['--format', 'csv']), 'the CSV tables');
+  assert.equal(await download(page, 'md'), cli(['--format', 'markdown']), 'the Markdown tables');
+  assert.equal(await download(page, 'html'), cli(['--format', 'html']), 'the HTML');
+
+  // One plot row per run, in the table's order, every name written; a mark wherever the table
+  // says two neighbours do not differ.
+  const rows = await page.$$eval('[data-testid=leaderboard-table] tbody tr', (trs) => trs.map((tr) => tr.dataset.run));
+  const plotted = await page.$$eval('#leaderboard-plot .rank-row', (gs) => gs.map((g) => g.dataset.run));
+  assert.equal(rows.length, 12);
+  assert.deepEqual(plotted, rows);
+  const same = await page.$$eval('[data-testid=leaderboard-table] td.same', (tds) => tds.length);
+  const marks = await page.$$eval('#leaderboard-plot .between.same', (gs) => gs.length);
+  assert.ok(same > 0, 'some neighbours do not differ');
+  assert.equal(marks, same);
+
+  // Another figure: the table follows it, and the exports are the CLI's with --by.
+  await page.selectOption('[data-testid=leaderboard-by]', 'subsets.g1.accuracy');
+  await page.waitForSelector('[data-testid=leaderboard-table][data-figure="subsets.g1.accuracy"]');
+  const by = ['--by', 'subsets.g1.accuracy'];
+  assert.equal(await download(page, 'csv'), cli(['--format', 'csv', ...by]), 'the CSV by subset');
+  assert.equal(await download(page, 'html'), cli(['--format', 'html', ...by]), 'the HTML by subset');
+
+  // A click on a run opens its report (its tab is titled by the file's model).
+  const last = (await page.$$eval('[data-testid=leaderboard-table] tbody tr', (trs) => trs.map((tr) => tr.dataset.run))).at(-1);
+  await page.click(`[data-testid=leaderboard-table] tr[data-run="${last}"] button[data-open]`);
+  await page.waitForFunction((name) => document.querySelector('.tab.selected .tab-name')?.textContent.trim() === name, last);
+
+  // A click on the mark between the first two runs opens their comparison, of those two only.
+  const [first, second] = await page.$$eval('[data-testid=leaderboard-table] tbody tr', (trs) => trs.slice(0, 2).map((tr) => tr.dataset.run));
+  await page.click('[data-testid=leaderboard-table] tbody tr:first-child button[data-a]');
+  await page.waitForSelector('[data-testid=comparison]');
+  await page.waitForSelector('[data-testid=deltas] .pair', { timeout: 120000 });
+  const columns = await page.$$eval('[data-testid=comparison] thead th', (ths) => ths.slice(1).map((th) => th.textContent.trim()));
+  assert.deepEqual(columns, [first, second]);
+  assert.equal(await page.$$eval('[data-testid=deltas] .pair', (ps) => ps.length), 1, 'one pair');
+  // The same from the plot: the space between its third and fourth rows.
+  const [third, fourth] = await page.$$eval('#leaderboard-plot .rank-row', (gs) => gs.slice(2, 4).map((g) => g.dataset.run));
+  await page.dispatchEvent('#leaderboard-plot g.between[data-a] >> nth=2', 'click');
+  await page.waitForFunction(([a, b]) => {
+    const th = [...document.querySelectorAll('[data-testid=comparison] thead th')].slice(1).map((x) => x.textContent.trim());
+    return th.length === 2 && th[0] === a && th[1] === b;
+  }, [third, fourth]);
+  await status(page, 'done', 120000);
+
+  // At 390 px nothing in the view reaches past the viewport.
+  await page.setViewportSize({ width: 390, height: 800 });
+  const o = await overflowing(page);
+  assert.deepEqual(o.out, [], 'leaderboard elements past the viewport at 390 px');
+  assert.ok(o.page <= o.vw, `the page is ${o.page} px wide at 390 px`);
+  await page.locator('[data-testid=leaderboard]').screenshot({ path: join(OUT, 'leaderboard-390.png') });
+  await t.done();
+});
