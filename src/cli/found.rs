@@ -71,6 +71,11 @@ struct Entry {
 /// The listing of `path` when it is a zip (its first bytes say so): `None` for any other file.
 /// A zip whose directory cannot be read is listed as an error, set aside with its reason.
 fn zip_listing(path: &Path) -> io::Result<Option<Result<Listing, String>>> {
+    // A pipe or a device is never a zip, and reading its first bytes here would take them from
+    // the session that reads it next.
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(None);
+    }
     let mut file = std::fs::File::open(path)?;
     let mut magic = Vec::with_capacity(4);
     (&mut file).take(4).read_to_end(&mut magic)?;
