@@ -8,7 +8,7 @@ use super::rank::Ranked;
 use super::widget::{Props, Status, ViewKind};
 use crate::web::cards::Cards;
 use crate::web::cond_mix::CondMix;
-use crate::web::export::{save_text, stem};
+use crate::web::export::{save, save_text, stem};
 use crate::web::fmt;
 use crate::web::groups::Groups;
 use crate::web::ic::Ic;
