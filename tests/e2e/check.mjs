@@ -74,10 +74,7 @@ export async function checkShown(page, r) {
       assert.equal(await value(page, `[data-figure="${mode}.items"]`), r[mode].items, `${mode}.items`);
     }
   }
-  const groups = await page.$$eval('[data-testid=groups] tbody tr[data-group]', (rows) => rows.map((tr) => ({
-    name: tr.dataset.group,
-    values: [...tr.querySelectorAll('td[data-value]')].map((td) => (td.dataset.value === '' ? null : Number(td.dataset.value))),
-  })));
+  const groups = await groupRows(page);
   assert.equal(groups.length, r.groups.length, 'group count');
   for (const g of r.groups) {
     const shown = groups.find((x) => x.name === g.name);
@@ -171,4 +168,35 @@ export async function checkBars(page, bins, label) {
   assert.deepEqual(hist, bins.map((b) => b.count), `${label}: histogram counts`);
   const labels = await page.$$eval('[data-testid=reliability] text.count', (els) => els.map((e) => [Number(e.dataset.bin), Number(e.textContent)]));
   assert.deepEqual(labels, bins.map((b, i) => [i, b.count]).filter(([, n]) => n > 0), `${label}: count labels`);
+}
+
+/**
+ * Every row of the groups table. The table draws only the rows in view (a virtual window), so its
+ * box is scrolled from top to bottom, a window at a time, and the rows seen are gathered by name.
+ */
+export async function groupRows(page) {
+  const panel = '[data-testid=groups]';
+  const seen = new Map();
+  const read = async () => {
+    for (const row of await page.$$eval(`${panel} tbody tr[data-group]`, (rows) => rows.map((tr) => ({
+      name: tr.dataset.group,
+      values: [...tr.querySelectorAll('td[data-value]')].map((td) => (td.dataset.value === '' ? null : Number(td.dataset.value))),
+    })))) seen.set(row.name, row);
+  };
+  await read();
+  if (!(await page.$(`${panel} .scroll`))) return [...seen.values()];
+  for (let top = 0; ; ) {
+    const next = await page.$eval(`${panel} .scroll`, (el, top) => {
+      el.scrollTop = top + Math.max(el.clientHeight - 60, 30);
+      el.dispatchEvent(new Event('scroll'));
+      return el.scrollTop;
+    }, top);
+    if (next <= top) break;
+    top = next;
+    // The window redraws on the next frame.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await read();
+  }
+  await page.$eval(`${panel} .scroll`, (el) => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); });
+  return [...seen.values()];
 }
