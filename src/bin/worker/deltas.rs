@@ -2,18 +2,25 @@
 //! request, a stop or a closed run is felt between slices), then `scorelens::compare_with`.
 //!
 //! A module of the worker bin (`mod deltas`): it borrows the runs' samples from the worker's
-//! `SAMPLES` store (taking them out while it draws, putting them back after).
+//! `SAMPLES` store through `loans` (taking them out while it draws, putting them back after).
 
-use crate::worker::{post, scope, Kept, SAMPLES};
+use crate::loans::{self, Task};
+use crate::worker::post;
 use scorelens::compare::{compare_with, PairDraws, Paired};
 use scorelens::web::protocol::{FromWorker, Text};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
-use wasm_bindgen_futures::JsFuture;
 
 /// Milliseconds of drawing between two looks at the message queue.
 const SLICE_MS: f64 = 40.0;
+
+/// What a comparison borrows its runs for, in its messages.
+const COMPARE: Task = Task {
+    does: "compares",
+    verb: "compare",
+    command: "compare",
+};
 
 thread_local! {
     /// The comparison that should be running; an older task that sees a newer one stops.
@@ -61,61 +68,8 @@ fn live(seq: u32) -> bool {
     CURRENT.get() == seq
 }
 
-/// Lets the worker handle its messages (a macrotask: the page's messages are macrotasks too).
-async fn tick() {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-    });
-    let _ = JsFuture::from(p).await;
-}
-
-/// Takes the runs out of the store, waiting while another task has one of them on loan.
-async fn borrow(seq: u32, ids: &[u32]) -> Result<Vec<Run>, String> {
-    loop {
-        if !live(seq) {
-            return Err(String::new());
-        }
-        let state = SAMPLES.with_borrow(|s| {
-            ids.iter()
-                .map(|id| match s.get(id) {
-                    Some(Kept::Here(_)) => Ok(true),
-                    Some(Kept::Lent) => Ok(false),
-                    Some(Kept::TooMany { name, items }) => Err(format!(
-                        "{name} has {items} items: more than the browser compares ({}), so the \
-                         page kept no per-item sample of it; `scorelens compare` compares any size",
-                        crate::intervals::MAX_ITEMS
-                    )),
-                    None => Err(format!("run {id} has no scored items to compare")),
-                })
-                .collect::<Result<Vec<bool>, String>>()
-        })?;
-        if state.iter().all(|&here| here) {
-            return Ok(SAMPLES.with_borrow_mut(|s| {
-                ids.iter()
-                    .filter_map(|id| match s.insert(*id, Kept::Lent) {
-                        Some(Kept::Here(run)) => Some(*run),
-                        _ => None,
-                    })
-                    .collect()
-            }));
-        }
-        tick().await;
-    }
-}
-
-/// Puts the runs back, unless the run was closed or scored again meanwhile.
-fn give_back(ids: &[u32], runs: Vec<Run>) {
-    SAMPLES.with_borrow_mut(|s| {
-        for (id, run) in ids.iter().zip(runs) {
-            if let Some(slot @ Kept::Lent) = s.get_mut(id) {
-                *slot = Kept::Here(Box::new(run));
-            }
-        }
-    });
-}
-
 async fn compare(seq: u32, ids: Vec<u32>, opts: BootstrapOptions) {
-    let runs = match borrow(seq, &ids).await {
+    let runs = match loans::borrow(&ids, || live(seq), &COMPARE).await {
         Ok(runs) => runs,
         Err(e) if e.is_empty() => return,
         Err(error) => return post(&FromWorker::CompareFailed { seq, error }),
@@ -138,7 +92,7 @@ async fn compare(seq: u32, ids: Vec<u32>, opts: BootstrapOptions) {
             comparison: Box::new(c),
         });
     }
-    give_back(&ids, runs);
+    loans::give_back(&ids, runs);
 }
 
 /// Every pair's paired resamples, in `compare_with`'s pair order, drawn in slices of about
@@ -168,7 +122,7 @@ async fn draw_all(seq: u32, runs: &[Run], opts: &BootstrapOptions) -> Option<Vec
                     step = (step / 2).max(1);
                 }
                 post(&FromWorker::CompareProgress { seq, done, total });
-                tick().await;
+                loans::tick().await;
                 if !live(seq) {
                     return None;
                 }

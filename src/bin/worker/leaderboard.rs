@@ -4,7 +4,8 @@
 //! here (the ranking and its plot as `html::node::Node`, the exports as the CLI writes them), so
 //! that the page only mounts it.
 
-use crate::worker::{post, scope, Kept, SAMPLES};
+use crate::loans::{self, Task};
+use crate::worker::post;
 use scorelens::html::leaderboard::{label, view};
 use scorelens::html::node::Node;
 use scorelens::leaderboard::tables::{default_figure, tables};
@@ -13,10 +14,16 @@ use scorelens::table;
 use scorelens::web::protocol::{FromWorker, RankedView};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
-use wasm_bindgen_futures::JsFuture;
 
 /// Milliseconds of drawing between two looks at the message queue.
 const SLICE_MS: f64 = 40.0;
+
+/// What the leaderboard borrows its runs for, in its messages.
+const RANK: Task = Task {
+    does: "ranks",
+    verb: "rank",
+    command: "leaderboard",
+};
 
 thread_local! {
     /// The leaderboard that should be running; an older task that sees a newer one stops.
@@ -50,61 +57,8 @@ fn live(seq: u32) -> bool {
     CURRENT.get() == seq
 }
 
-/// Lets the worker handle its messages (a macrotask: the page's messages are macrotasks too).
-async fn tick() {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-    });
-    let _ = JsFuture::from(p).await;
-}
-
-/// Takes the runs out of the store, waiting while another task has one of them on loan.
-async fn borrow(seq: u32, ids: &[u32]) -> Result<Vec<Run>, String> {
-    loop {
-        if !live(seq) {
-            return Err(String::new());
-        }
-        let state = SAMPLES.with_borrow(|s| {
-            ids.iter()
-                .map(|id| match s.get(id) {
-                    Some(Kept::Here(_)) => Ok(true),
-                    Some(Kept::Lent) => Ok(false),
-                    Some(Kept::TooMany { name, items }) => Err(format!(
-                        "{name} has {items} items: more than the browser ranks ({}), so the page \
-                         kept no per-item sample of it; `scorelens leaderboard` ranks any size",
-                        crate::intervals::MAX_ITEMS
-                    )),
-                    None => Err(format!("run {id} has no scored items to rank")),
-                })
-                .collect::<Result<Vec<bool>, String>>()
-        })?;
-        if state.iter().all(|&here| here) {
-            return Ok(SAMPLES.with_borrow_mut(|s| {
-                ids.iter()
-                    .filter_map(|id| match s.insert(*id, Kept::Lent) {
-                        Some(Kept::Here(run)) => Some(*run),
-                        _ => None,
-                    })
-                    .collect()
-            }));
-        }
-        tick().await;
-    }
-}
-
-/// Puts the runs back, unless the run was closed or scored again meanwhile.
-fn give_back(ids: &[u32], runs: Vec<Run>) {
-    SAMPLES.with_borrow_mut(|s| {
-        for (id, run) in ids.iter().zip(runs) {
-            if let Some(slot @ Kept::Lent) = s.get_mut(id) {
-                *slot = Kept::Here(Box::new(run));
-            }
-        }
-    });
-}
-
 async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOptions) {
-    let mut runs = match borrow(seq, &ids).await {
+    let mut runs = match loans::borrow(&ids, || live(seq), &RANK).await {
         Ok(runs) => runs,
         Err(e) if e.is_empty() => return,
         Err(error) => return post(&FromWorker::RankFailed { seq, error }),
@@ -137,7 +91,7 @@ async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOption
     for (r, n) in runs.iter_mut().zip(own) {
         r.name = n;
     }
-    give_back(&ids, runs);
+    loans::give_back(&ids, runs);
 }
 
 /// Every paired resample, in order, drawn in slices of about `SLICE_MS`; `None` when a newer
@@ -163,7 +117,7 @@ async fn draw_all(seq: u32, runs: &[Run], opts: &BootstrapOptions) -> Option<Vec
             done: at,
             total: opts.resamples,
         });
-        tick().await;
+        loans::tick().await;
         if !live(seq) {
             return None;
         }

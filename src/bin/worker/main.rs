@@ -22,6 +22,9 @@ mod group;
 mod leaderboard;
 
 #[cfg(target_arch = "wasm32")]
+mod loans;
+
+#[cfg(target_arch = "wasm32")]
 mod read;
 
 #[cfg(target_arch = "wasm32")]
