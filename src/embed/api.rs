@@ -3,7 +3,7 @@
 //! a figure that does not apply is `null`, as in the CLI's output.
 
 use super::failure::{Failure, Kind};
-use super::input::sources;
+use super::input::{sources, Source};
 use super::panic;
 use super::run::{run, Outcome, Settings};
 use crate::formats::FORMATS;
@@ -97,33 +97,9 @@ pub fn score(
     #[wasm_bindgen(unchecked_param_type = "Input")] input: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ScoreOptions | undefined")] options: JsValue,
 ) -> js_sys::Promise {
-    panic::install();
-    let mut settle = None;
-    let promise = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
-    let Some((resolve, reject)) = settle else {
-        return promise;
-    };
-    if let Some(message) = panic::stopped() {
-        let _ = reject.call1(&JsValue::NULL, &panic::internal_error(&message).to_js());
-        return promise;
-    }
-    let parsed = settings(&options).and_then(|s| Ok((sources(&input)?, s)));
-    let watch = panic::watch_reject(reject.clone());
-    wasm_bindgen_futures::spawn_local(async move {
-        let result = match parsed {
-            Ok((inputs, settings)) => match run(inputs, &settings).await {
-                Ok(outcome) => report_js(outcome, settings.mass),
-                Err(f) => Err(f),
-            },
-            Err(f) => Err(f),
-        };
-        drop(watch);
-        let _ = match result {
-            Ok(report) => resolve.call1(&JsValue::NULL, &report),
-            Err(f) => reject.call1(&JsValue::NULL, &f.to_js()),
-        };
-    });
-    promise
+    promised(&input, &options, |inputs, settings| async move {
+        report_js(run(inputs, &settings).await?, settings.mass)
+    })
 }
 
 /// Scores each input of the array as one run and ranks them as `scorelens leaderboard FILES
@@ -134,6 +110,22 @@ pub fn leaderboard(
     #[wasm_bindgen(unchecked_param_type = "Input[]")] inputs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ScoreOptions | undefined")] options: JsValue,
 ) -> js_sys::Promise {
+    promised(&inputs, &options, |inputs, settings| async move {
+        to_js(&super::rank::rank(inputs, &settings).await?.leaderboard)
+    })
+}
+
+/// The promise every asynchronous API function returns: rejected at once after an earlier panic
+/// or on bad input or options, otherwise settled by `work` on the sources and settings, with a
+/// panic inside it turned into a rejection.
+fn promised<F>(
+    input: &JsValue,
+    options: &JsValue,
+    work: impl FnOnce(Vec<Source>, Settings) -> F + 'static,
+) -> js_sys::Promise
+where
+    F: std::future::Future<Output = Result<JsValue, Failure>> + 'static,
+{
     panic::install();
     let mut settle = None;
     let promise = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
@@ -144,19 +136,16 @@ pub fn leaderboard(
         let _ = reject.call1(&JsValue::NULL, &panic::internal_error(&message).to_js());
         return promise;
     }
-    let parsed = settings(&options).and_then(|s| Ok((sources(&inputs)?, s)));
+    let parsed = settings(options).and_then(|s| Ok((sources(input)?, s)));
     let watch = panic::watch_reject(reject.clone());
     wasm_bindgen_futures::spawn_local(async move {
         let result = match parsed {
-            Ok((inputs, settings)) => match super::rank::rank(inputs, &settings).await {
-                Ok(ranked) => to_js(&ranked.leaderboard),
-                Err(f) => Err(f),
-            },
+            Ok((inputs, settings)) => work(inputs, settings).await,
             Err(f) => Err(f),
         };
         drop(watch);
         let _ = match result {
-            Ok(l) => resolve.call1(&JsValue::NULL, &l),
+            Ok(value) => resolve.call1(&JsValue::NULL, &value),
             Err(f) => reject.call1(&JsValue::NULL, &f.to_js()),
         };
     });
