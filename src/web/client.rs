@@ -177,10 +177,18 @@ fn receive(msg: FromWorker) {
             }
         }),
         FromWorker::Scored { run, scored } => {
-            state.intervals.update(|m| {
-                m.remove(&run);
-            });
-            state.update_run(run, |r| r.status = Status::Scored(Arc::new(*scored)));
+            // The report's view is built in a task of its own: reading a report of a thousand
+            // groups out of the message already takes a good part of a frame.
+            let scored = Arc::new(*scored);
+            set_timeout(
+                move || {
+                    state.intervals.update(|m| {
+                        m.remove(&run);
+                    });
+                    state.update_run(run, |r| r.status = Status::Scored(scored));
+                },
+                std::time::Duration::ZERO,
+            );
         }
         FromWorker::Failed {
             run,

@@ -5,7 +5,7 @@
 use super::client;
 use super::fmt::{self, Kind};
 use super::state::use_state;
-use super::virtual_rows::{height, visible, ROW};
+use super::virtual_rows::{height, visible, window, ROW};
 use crate::explore::{Filter, Order, Row, Show};
 use leptos::prelude::*;
 
@@ -13,6 +13,26 @@ use leptos::prelude::*;
 const PAGE: u64 = 90;
 /// Rows kept above the first visible one.
 const BEFORE: u64 = 30;
+/// Rows drawn beyond the visible ones on each side (of those loaded): a page is fetched several
+/// screens at a time, but drawing all of it made a task of its own on a busy machine.
+const MARGIN: u64 = 8;
+/// Rows drawn before the box has a size (the first screen).
+const FIRST: u64 = 24;
+/// Group names suggested at once under the group box.
+const SUGGESTED: usize = 30;
+
+/// Up to `SUGGESTED` of `groups` (in natural order) whose names hold `typed`, ignoring ASCII case
+/// (Unicode's case tables would cost the page 8 KB): a run may hold a thousand groups, and a
+/// suggestion list of all of them cost the page 1,000 elements before anyone typed.
+fn suggestions(groups: &[String], typed: &str) -> Vec<String> {
+    let typed = typed.to_ascii_lowercase();
+    groups
+        .iter()
+        .filter(|g| typed.is_empty() || g.to_ascii_lowercase().contains(&typed))
+        .take(SUGGESTED)
+        .cloned()
+        .collect()
+}
 
 fn show_value(s: Show) -> &'static str {
     match s {
@@ -55,6 +75,8 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
     let loaded = RwSignal::new((0u64, Vec::<Row>::new()));
     let seq = StoredValue::new(0u32);
     let viewport = NodeRef::<leptos::html::Div>::new();
+    // The rows drawn: those in view and a margin, of the page loaded.
+    let shown = RwSignal::new((0u64, FIRST));
 
     let filter = Memo::new(move |_| Filter {
         show: show.get(),
@@ -76,6 +98,7 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
             if let Some(el) = viewport.get_untracked() {
                 el.set_scroll_top(0);
             }
+            shown.set((0, FIRST));
         }
         request(0);
     });
@@ -91,7 +114,12 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
         let Some(el) = viewport.get_untracked() else {
             return;
         };
-        let (first, end) = visible(&el, total.get_untracked());
+        let all = total.get_untracked();
+        let (first, end) = visible(&el, all);
+        let w = window((first, end), all, MARGIN);
+        if w != shown.get_untracked() {
+            shown.set(w);
+        }
         let (offset, len) = loaded.with_untracked(|(o, r)| (*o, r.len() as u64));
         if first < offset || end > offset + len {
             request(first.saturating_sub(BEFORE));
@@ -100,14 +128,19 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
     // The group filter is a search box with the groups the page holds as suggestions (a run may
     // have hundreds of thousands); any group's name typed whole filters the worker's records.
     let list_id = format!("groups-{id}");
-    let group_options = groups
-        .iter()
-        .map(|g| view! { <option value=g.clone()></option> })
-        .collect_view();
+    let typed = RwSignal::new(String::new());
     let known = StoredValue::new(groups);
+    let group_options = move || {
+        let names = known.with_value(|g| suggestions(g, &typed.get()));
+        names
+            .into_iter()
+            .map(|g| view! { <option value=g></option> })
+            .collect_view()
+    };
     let set_group = move |v: String, committed: bool| {
         // While typing, a name takes effect once it is a known group's (or empty); Enter or
         // leaving the box commits whatever it holds.
+        typed.set(v.clone());
         if committed || v.is_empty() || known.with_value(|g| g.contains(&v)) {
             let v = (!v.is_empty()).then_some(v);
             if state.group_filter.get_untracked() != v {
@@ -116,9 +149,11 @@ pub fn Explorer(id: u32, groups: Vec<String>, kept: u64) -> impl IntoView {
         }
     };
     let rows = move || {
+        let (a, b) = shown.get();
         let (offset, rows) = loaded.get();
         rows.into_iter()
             .enumerate()
+            .filter(|(i, _)| (a..b).contains(&(offset + *i as u64)))
             .map(|(i, r)| {
                 let top = (offset + i as u64) as f64 * ROW;
                 let (class, mark) = verdict(&r);

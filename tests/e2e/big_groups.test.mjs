@@ -1,6 +1,5 @@
 // A file whose `group` is an id: 200,000 groups of one item each (made here, about 29 MB). The
-// page reports it without freezing (its longest main-thread task is measured against the 100 ms
-// target), draws only the group rows in view, holds
+// page reports it with no main-thread task over 100 ms, draws only the group rows in view, holds
 // the 1,000 largest groups and says so, notices that the groups look like ids, filters the items
 // by any group (held or not), and its JSON export keeps every group. The time, the longest task
 // and the page's memory are printed and written to target/e2e/big_groups.json.
@@ -88,6 +87,13 @@ test('200,000 groups: a report, no freeze, the longest main-thread task and memo
   await page.$eval(`${panel} .scroll`, (el) => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); });
   await page.click(`${panel} button[data-sort=group]`);
   await page.waitForFunction(() => document.querySelector('[data-testid=groups] tbody tr[data-group]')?.dataset.group === 'task_999');
+  // The Group box suggests at most 30 held groups, those holding what is typed: a list of all
+  // 1,000 cost the page 1,000 elements before anyone typed.
+  const suggested = () => page.$$eval('[data-testid=explorer] datalist option', (o) => o.map((x) => x.value));
+  assert.equal((await suggested()).length, 30);
+  await page.fill('[data-testid=explorer-group]', 'TASK_99');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=explorer] datalist option').length === 11);
+  assert.deepEqual(await suggested(), ['task_99', ...Array.from({ length: 10 }, (_, i) => `task_99${i}`)]);
   // The Group filter takes any group, held or not; the worker filters the items.
   await page.fill('[data-testid=explorer-group]', 'task_123456');
   await page.press('[data-testid=explorer-group]', 'Enter');
@@ -130,10 +136,8 @@ test('200,000 groups: a report, no freeze, the longest main-thread task and memo
   };
   writeFileSync(join(OUT, 'big_groups.json'), JSON.stringify(timing, null, 2) + '\n');
   console.log(`e2e: 200,000 groups: report in ${wall.toFixed(1)} s (worker ${timing.seconds_worker.toFixed(1)} s); longest main-thread task ${toReport.toFixed(0)} ms to the report, ${longest.toFixed(0)} ms with scroll/sort/filter, ${withExport.toFixed(0)} ms with the export; page JS heap ${(heap / MB).toFixed(1)} MB, page wasm ${(wasm / MB).toFixed(1)} MB, ${elements} elements`);
-  // The target is 100 ms (docs/performance.md records the measured figure, and it is not met yet:
-  // the first stage's layout and the message that builds the views are each over it). This bound
-  // catches a return of the freeze this file once caused (about 105 s, and 5 s with 20,000 groups)
-  // on a machine others share, where the same page measures 166 to 685 ms.
-  assert.ok(withExport < 1000, `longest main-thread task ${withExport} ms (${longTasks.join(', ')})`);
+  // No main-thread task over 100 ms, from the pick through scrolling, sorting, filtering and the
+  // export (the page once froze for about 105 s on this file, and 5 s with 20,000 groups).
+  assert.ok(withExport <= 100, `longest main-thread task ${withExport} ms (${longTasks.join(', ')})`);
   await t.done();
 });
