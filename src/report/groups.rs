@@ -52,23 +52,65 @@ pub fn keep_largest(report: &mut Report, cap: usize) -> u64 {
     if report.groups.len() <= cap {
         return total;
     }
-    let mut keep = vec![false; report.groups.len()];
-    for i in largest(&report.groups, cap) {
-        keep[i] = true;
-    }
+    let keep = kept(&report.groups, cap);
     let mut flags = keep.into_iter();
     report.groups.retain(|_| flags.next().unwrap_or(false));
-    let kept: HashSet<&str> = report.groups.iter().map(|g| g.name.as_str()).collect();
-    report.intervals.wilson.0.retain(|(path, _)| {
-        match path
-            .strip_prefix("groups.")
-            .and_then(|p| p.strip_suffix(".accuracy"))
-        {
-            Some(name) => kept.contains(name),
-            None => true,
-        }
-    });
+    let names: HashSet<&str> = report.groups.iter().map(|g| g.name.as_str()).collect();
+    report
+        .intervals
+        .wilson
+        .0
+        .retain(|(path, _)| wilson_kept(path, &names));
     total
+}
+
+/// A copy of `report` as `keep_largest` leaves it, made without copying the groups it leaves
+/// out: the browser's worker keeps the whole report and sends the page this copy, and a report
+/// of 200,000 groups is some 33 MB. `report` is as it was after.
+pub fn with_largest(report: &mut Report, cap: usize) -> Report {
+    if report.groups.len() <= cap {
+        return report.clone();
+    }
+    let keep = kept(&report.groups, cap);
+    let groups = std::mem::take(&mut report.groups);
+    let wilson = std::mem::take(&mut report.intervals.wilson.0);
+    let mut copy = report.clone();
+    copy.groups = groups
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(g, _)| g.clone())
+        .collect();
+    let names: HashSet<&str> = copy.groups.iter().map(|g| g.name.as_str()).collect();
+    copy.intervals.wilson.0 = wilson
+        .iter()
+        .filter(|(path, _)| wilson_kept(path, &names))
+        .cloned()
+        .collect();
+    report.groups = groups;
+    report.intervals.wilson.0 = wilson;
+    copy
+}
+
+/// Whether each of `groups` is among the `cap` largest.
+fn kept(groups: &[GroupFigures], cap: usize) -> Vec<bool> {
+    let mut keep = vec![false; groups.len()];
+    for i in largest(groups, cap) {
+        keep[i] = true;
+    }
+    keep
+}
+
+/// Whether a Wilson interval at `path` stays beside the groups `names`: every interval but those
+/// of the groups left out.
+fn wilson_kept(path: &str, names: &HashSet<&str>) -> bool {
+    match path
+        .strip_prefix("groups.")
+        .and_then(|p| p.strip_suffix(".accuracy"))
+    {
+        Some(name) => names.contains(name),
+        None => true,
+    }
 }
 
 #[cfg(test)]
@@ -165,6 +207,19 @@ mod tests {
         let mut same = whole.clone();
         assert_eq!(keep_largest(&mut same, 4), 4);
         assert_eq!(same, whole);
+    }
+
+    #[test]
+    fn with_largest_is_the_cut_as_a_copy() {
+        let whole = scored(&[("a", 1), ("b", 3), ("c", 2), ("d", 1), ("e", 2)]);
+        for cap in 0..7 {
+            let mut cut = whole.clone();
+            keep_largest(&mut cut, cap);
+            let mut report = whole.clone();
+            assert_eq!(with_largest(&mut report, cap), cut, "cap {cap}");
+            // The report it was made from is left whole.
+            assert_eq!(report, whole, "cap {cap}");
+        }
     }
 
     proptest! {

@@ -4,32 +4,40 @@
 
 use super::{Cell, Table};
 use std::borrow::Cow;
+use std::fmt::{self, Write};
 
 /// CSV: each table as a `# title` line, its header and rows, then a blank line. Fields are quoted
 /// when they hold a comma, a quote or a line break, as the `csv` crate quotes them.
 pub fn csv(tables: &[Table]) -> String {
     let mut out = String::new();
-    for t in tables {
-        out += &format!("# {}\n", t.title);
-        record(&mut out, t.columns.iter().map(|c| field(c)).collect());
-        for r in &t.rows {
-            record(&mut out, r.iter().map(cell).collect());
-        }
-        out.push('\n');
-    }
+    // Writing to a String cannot fail.
+    let _ = csv_into(tables, &mut out);
     out
 }
 
+/// `csv` written to `out` a record at a time, for text too large to hold whole (the browser's
+/// worker writes a report of 200,000 groups straight into a Blob).
+pub fn csv_into(tables: &[Table], out: &mut impl Write) -> fmt::Result {
+    for t in tables {
+        writeln!(out, "# {}", t.title)?;
+        record(out, t.columns.iter().map(|c| field(c)).collect())?;
+        for r in &t.rows {
+            record(out, r.iter().map(cell).collect())?;
+        }
+        out.write_char('\n')?;
+    }
+    Ok(())
+}
+
 /// One record; a lone empty field is written `""`, or the line would read as no record.
-fn record(out: &mut String, fields: Vec<String>) {
+fn record(out: &mut impl Write, fields: Vec<String>) -> fmt::Result {
     if let [only] = fields.as_slice() {
         if only.is_empty() {
-            out.push_str("\"\"\n");
-            return;
+            return out.write_str("\"\"\n");
         }
     }
-    out.push_str(&fields.join(","));
-    out.push('\n');
+    out.write_str(&fields.join(","))?;
+    out.write_char('\n')
 }
 
 /// A text field: guarded, then quoted when it must be.

@@ -2,25 +2,33 @@
 //! a label from a user's file must read as text in any Markdown renderer.
 
 use super::{Cell, Table};
+use std::fmt::{self, Write};
 
 /// Markdown: each table under a `###` heading, figures with four decimals, columns of figures
 /// aligned right.
 pub fn markdown(tables: &[Table]) -> String {
     let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = markdown_into(tables, &mut out);
+    out
+}
+
+/// `markdown` written to `out` a row at a time, for text too large to hold whole.
+pub fn markdown_into(tables: &[Table], out: &mut impl Write) -> fmt::Result {
     for t in tables {
-        out += &format!("### {}\n\n", cell(&t.title));
+        write!(out, "### {}\n\n", cell(&t.title))?;
         let head: Vec<String> = t.columns.iter().map(|c| cell(c)).collect();
         let align: String = (0..t.columns.len())
             .map(|i| if t.numeric(i) { "---:|" } else { "---|" })
             .collect();
-        out += &format!("| {} |\n|{align}\n", head.join(" | "));
+        write!(out, "| {} |\n|{align}\n", head.join(" | "))?;
         for r in &t.rows {
             let cells: Vec<String> = r.iter().map(shown).collect();
-            out += &format!("| {} |\n", cells.join(" | "));
+            writeln!(out, "| {} |", cells.join(" | "))?;
         }
-        out.push('\n');
+        out.write_char('\n')?;
     }
-    out
+    Ok(())
 }
 
 /// A cell as Markdown: text escaped, a figure with four decimals (a count without), `–` when it

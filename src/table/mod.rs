@@ -7,8 +7,8 @@
 pub mod csv;
 pub mod markdown;
 
-pub use self::csv::csv;
-pub use self::markdown::markdown;
+pub use self::csv::{csv, csv_into};
+pub use self::markdown::{markdown, markdown_into};
 
 /// One table: a title, column names and rows of cells.
 #[derive(Debug, Clone, PartialEq)]

@@ -28,6 +28,8 @@ thread_local! {
     static NEXT_RUN: RefCell<u32> = const { RefCell::new(1) };
     static NEXT_COMPARE: RefCell<u32> = const { RefCell::new(0) };
     static STATE: RefCell<Option<AppState>> = const { RefCell::new(None) };
+    /// Messages held until the next task, behind a scored run (`receive`).
+    static LATER: RefCell<Option<Vec<FromWorker>>> = const { RefCell::new(None) };
 }
 
 /// Gives the client the state its answers update; the app calls this once.
@@ -148,7 +150,39 @@ pub fn send(msg: &ToWorker) {
     });
 }
 
+/// A scored run's view is built in a task of its own: reading a report of a thousand groups out
+/// of the message already takes a good part of a frame. Messages that come meanwhile wait behind
+/// it, in order (a run's intervals must find it scored).
 fn receive(msg: FromWorker) {
+    // `Some(msg)`: apply it now; `None`: held, and `first` says a task must drain the queue.
+    let mut first = false;
+    let now = LATER.with_borrow_mut(|later| match later {
+        Some(queue) => {
+            queue.push(msg);
+            None
+        }
+        None if matches!(msg, FromWorker::Scored { .. }) => {
+            *later = Some(vec![msg]);
+            first = true;
+            None
+        }
+        None => Some(msg),
+    });
+    if let Some(msg) = now {
+        apply(msg);
+    } else if first {
+        set_timeout(
+            || {
+                for msg in LATER.take().unwrap_or_default() {
+                    apply(msg);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    }
+}
+
+fn apply(msg: FromWorker) {
     let Some(state) = state() else { return };
     match msg {
         FromWorker::Ready { profiles, formats } => {
@@ -177,18 +211,10 @@ fn receive(msg: FromWorker) {
             }
         }),
         FromWorker::Scored { run, scored } => {
-            // The report's view is built in a task of its own: reading a report of a thousand
-            // groups out of the message already takes a good part of a frame.
-            let scored = Arc::new(*scored);
-            set_timeout(
-                move || {
-                    state.intervals.update(|m| {
-                        m.remove(&run);
-                    });
-                    state.update_run(run, |r| r.status = Status::Scored(scored));
-                },
-                std::time::Duration::ZERO,
-            );
+            state.intervals.update(|m| {
+                m.remove(&run);
+            });
+            state.update_run(run, |r| r.status = Status::Scored(Arc::new(*scored)));
         }
         FromWorker::Failed {
             run,

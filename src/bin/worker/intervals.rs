@@ -66,12 +66,12 @@ async fn tick(ms: i32) {
 /// Runs `f` on the run's kept sample, waiting while another task has the run on loan (a
 /// comparison); `None` when the run moved on or is gone. The store is borrowed only while `f`
 /// runs, so a comparison can take the run between two slices.
-async fn with_run<T>(run: u32, generation: u32, f: impl Fn(&Run) -> T) -> Option<T> {
+async fn with_run<T>(run: u32, generation: u32, mut f: impl FnMut(&mut Run) -> T) -> Option<T> {
     loop {
         if !current(run, generation) {
             return None;
         }
-        let done = SAMPLES.with_borrow(|s| match s.get(&run) {
+        let done = SAMPLES.with_borrow_mut(|s| match s.get_mut(&run) {
             Some(Kept::Here(r)) => Some(Some(f(r))),
             Some(Kept::Lent) => None,
             Some(Kept::TooMany { .. }) | None => Some(None),
@@ -121,10 +121,16 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
     let parts = std::cell::RefCell::new(Some(parts));
     let done = with_run(run, generation, |r| {
         let bootstrap = r.sample.intervals(&opts, parts.take()?);
-        let mut report = r.report.clone();
-        report.intervals.bootstrap = Some(bootstrap.clone());
-        let html = scorelens::html::report(&report);
-        Some((bootstrap, report.to_json() + "\n", html))
+        // The kept report shows its intervals while its exports are written, then goes back as
+        // it was (comparisons read it): a copy of 200,000 groups' report would be some 33 MB.
+        let report = &mut r.report;
+        let before = report.intervals.bootstrap.replace(bootstrap.clone());
+        let html = Text::new(&scorelens::html::report(report));
+        // Into a Blob a piece at a time: the JSON of 200,000 groups is 52 MB.
+        let mut json = Text::writer();
+        let _ = report.write_json(&mut json);
+        report.intervals.bootstrap = before;
+        Some((bootstrap, json.finish(), html))
     })
     .await
     .flatten();
@@ -132,8 +138,8 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
         post(&FromWorker::Intervals {
             run,
             bootstrap: Box::new(bootstrap),
-            json: Text::new(&json),
-            html: Text::new(&html),
+            json,
+            html,
         });
     }
 }

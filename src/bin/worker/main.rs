@@ -38,7 +38,7 @@ mod worker {
     use scorelens::explore::{Explorer, DEFAULT_CAP};
     use scorelens::formats::FORMATS;
     use scorelens::profiles::Profile;
-    use scorelens::report::groups::keep_largest;
+    use scorelens::report::groups::with_largest;
     use scorelens::report::Report;
     use scorelens::web::protocol::{FromWorker, Named, Scored, Text, ToWorker, GROUPS_HELD};
     use scorelens::{Error, Options, Session};
@@ -343,11 +343,26 @@ mod worker {
         };
         match session.finish() {
             Ok(finished) => {
-                let report = finished.report;
+                let mut report = finished.report;
                 let explorer = finished.explorer.unwrap_or_else(|| Explorer::new(0));
+                // Written into Blobs a piece at a time: the JSON and tables of 200,000 groups
+                // are tens of MB each.
+                let mut json = Text::writer();
+                let _ = report.write_json(&mut json);
+                let html = Text::new(&scorelens::html::report(&report));
+                let tables = scorelens::web::tables::report_tables(&report);
+                let (mut csv, mut md) = (Text::writer(), Text::writer());
+                let _ = scorelens::table::csv_into(&tables, &mut csv);
+                let _ = scorelens::table::markdown_into(&tables, &mut md);
+                drop(tables);
+                let (json, csv, md) = (json.finish(), csv.finish(), md.finish());
+                // The page holds the largest groups only; the JSON and HTML above have them all,
+                // and the whole report moves (uncopied) into the run kept for resampling.
+                let groups_total = report.groups.len() as u64;
+                let page = with_largest(&mut report, GROUPS_HELD);
                 // The items the profile admitted: each got a record or was counted past the cap.
                 let admitted = explorer.len() as u64 + explorer.dropped();
-                let mut again = false;
+                let mut report_kept = None;
                 let kept = match finished.sample_dropped {
                     Some(items) => Some(Kept::TooMany { name, items }),
                     None if !sampled && admitted > MAX_ITEMS as u64 => Some(Kept::TooMany {
@@ -356,14 +371,14 @@ mod worker {
                     }),
                     // The guess was wrong: few enough items to resample; read again below.
                     None if !sampled => {
-                        again = true;
+                        report_kept = Some(report);
                         None
                     }
                     None => {
                         let sample = finished.sample.unwrap_or_else(|| empty_sample(&report));
                         Some(Kept::Here(Box::new(scorelens::Run {
                             name,
-                            report: report.clone(),
+                            report,
                             sample,
                         })))
                     }
@@ -371,22 +386,13 @@ mod worker {
                 if let Some(kept) = kept {
                     SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
                 }
-                let report_kept = again.then(|| report.clone());
-                let json = Text::new(&(report.to_json() + "\n"));
-                let html = Text::new(&scorelens::html::report(&report));
-                let tables = scorelens::web::tables::report_tables(&report);
-                let csv = Text::new(&scorelens::table::csv(&tables));
-                let md = Text::new(&scorelens::table::markdown(&tables));
-                // The page holds the largest groups only; the JSON and HTML above have them all.
-                let mut report = report;
-                let groups_total = keep_largest(&mut report, GROUPS_HELD);
                 let scored = Scored {
                     json,
                     html,
                     csv,
                     md,
                     groups_total,
-                    report,
+                    report: page,
                     kept: explorer.len() as u64,
                     dropped: explorer.dropped(),
                     bytes,
