@@ -12,7 +12,8 @@ use std::borrow::Cow;
 /// Strata with fewer units than this are pooled into one: a stratum of one unit would never vary.
 pub const MIN_STRATUM: usize = 5;
 
-/// What the strata are (SPEC is silent; the issue fixes JevBench's and "groups otherwise").
+/// What the strata are. SPEC is silent: JevBench resamples within split × type × tier, and every
+/// other profile within groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strata {
     /// One stratum: plain resampling.

@@ -201,7 +201,8 @@ fn present<'v, 'a>(v: Option<&'v Val<'a>>) -> Option<&'v Val<'a>> {
     v.filter(|v| !matches!(v, Val::Null))
 }
 
-/// A finite score, or why not (a non-finite one is reported and left out, as the issue asks).
+/// A finite score, or why not: a non-finite score (a NaN the tool wrote) is reported as a warning
+/// and its row left out, since no figure can be made from it.
 fn finite(v: &Val, what: &str) -> Result<f64, String> {
     let x = score(v).map_err(|why| format!("`{what}` is {why}"))?;
     if x.is_finite() {
