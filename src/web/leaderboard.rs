@@ -6,7 +6,7 @@
 //! runs opens their comparison, an export button saves the worker's file.
 
 use super::client;
-use super::export::save;
+use super::export::save_text;
 use super::state::{use_state, Ranked, Status, LEADERBOARD_RUNS};
 use crate::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use leptos::prelude::*;
@@ -138,14 +138,14 @@ pub fn LeaderboardView() -> impl IntoView {
             state.chosen.set(Some(vec![a, b]));
             reveal("[data-testid=comparison]");
         } else {
-            let (name, mime, text) = match hit.get_attribute("data-export").as_deref() {
-                Some("json") => ("leaderboard.json", "application/json", &shown.json),
-                Some("csv") => ("leaderboard.csv", "text/csv", &shown.csv),
-                Some("md") => ("leaderboard.md", "text/markdown", &shown.markdown),
-                Some("html") => ("leaderboard.html", "text/html", &shown.html),
+            let (name, text) = match hit.get_attribute("data-export").as_deref() {
+                Some("json") => ("leaderboard.json", &shown.json),
+                Some("csv") => ("leaderboard.csv", &shown.csv),
+                Some("md") => ("leaderboard.md", &shown.markdown),
+                Some("html") => ("leaderboard.html", &shown.html),
                 _ => return,
             };
-            save(name, mime, text);
+            save_text(name, text);
         }
     };
     let on_change = move |ev: leptos::ev::Event| {

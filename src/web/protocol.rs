@@ -220,19 +220,20 @@ pub struct Scored {
 }
 
 /// One figure's leaderboard as the page shows it, laid out in the worker
-/// (src/bin/worker/leaderboard.rs), so that the page only mounts it. Only strings: a deserialiser
-/// of the tree would cost the page more than all the rest of the view (the page parses it with
-/// the browser's `JSON.parse` and walks it).
+/// (src/bin/worker/leaderboard.rs), so that the page only mounts it. The tree is a string: a
+/// deserialiser of it would cost the page more than all the rest of the view (the page parses it
+/// with the browser's `JSON.parse` and walks it). The exports are Blobs: the JSON of 50 runs is
+/// about 19 MB, which as a string would cost the page's main thread a long task to receive.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RankedView {
     /// The figure menu, the ranking and its plot with their buttons, the export buttons: an
     /// `html::node::Node` as JSON.
     pub view: String,
     /// `scorelens leaderboard --json`, and `--format csv|markdown|html --by FIGURE`.
-    pub json: String,
-    pub csv: String,
-    pub markdown: String,
-    pub html: String,
+    pub json: Text,
+    pub csv: Text,
+    pub markdown: Text,
+    pub html: Text,
 }
 
 /// From the worker to the page.
