@@ -35,6 +35,13 @@ thread_local! {
 /// Gives the client the state its answers update; the app calls this once.
 pub fn init(state: AppState) {
     STATE.with_borrow_mut(|s| *s = Some(state));
+    // The worker draws the shown run's intervals first: after a drop of fifty runs, the report
+    // on screen gets its intervals in seconds, not after every other run's.
+    Effect::new(move |_| {
+        if let Some(run) = state.active.get() {
+            send(&ToWorker::Showing { run });
+        }
+    });
 }
 
 fn state() -> Option<AppState> {

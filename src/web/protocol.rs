@@ -62,6 +62,8 @@ pub enum ToWorker {
         paths: Vec<String>,
         how: Grouping,
     },
+    /// The run on screen: its intervals are drawn before the other runs'.
+    Showing { run: u32 },
 }
 
 /// A profile or a format the core knows, for menus and the format help.

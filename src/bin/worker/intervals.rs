@@ -4,14 +4,16 @@
 //! Included by src/bin/worker/main.rs (`mod intervals`). It reads the run's sample in the worker's
 //! `SAMPLES` store one slice at a time (so a comparison, src/bin/worker/deltas.rs, can take the run
 //! between slices), posts progress, stops when the run's generation moves on (Cancel, Forget, a
-//! new score of the run), and waits while any file is being read (a new drop is scored first). The result is the CLI's:
+//! new score of the run), and waits while any file is being read (a new drop is scored first) and
+//! while another run's bootstrap has its turn (the shown run's first, then in the order they
+//! started). The result is the CLI's:
 //! `sample.draws` over consecutive ranges joined by `sample.intervals` equals `Sample::bootstrap`,
 //! so the JSON it posts is `scorelens score --json --bootstrap 2000 --seed 2024`'s.
 
 use crate::worker::{current, post, scope, Kept, SAMPLES};
 use scorelens::web::protocol::{FromWorker, Text};
 use scorelens::{BootstrapOptions, Run};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen_futures::JsFuture;
 
 /// Milliseconds of drawing between two looks at the message queue.
@@ -26,6 +28,46 @@ pub const MAX_ITEMS: usize = 200_000;
 thread_local! {
     /// Scoring tasks reading files now; the bootstrap waits while there are any.
     static READING: Cell<u32> = const { Cell::new(0) };
+    /// Bootstraps under way, (ticket, run) in the order they started. One draws at a time: each
+    /// run then has its intervals as early as its place allows, where fifty drawn in turn slice
+    /// by slice all finished together, at the end.
+    static QUEUE: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };
+    static NEXT_TICKET: Cell<u64> = const { Cell::new(0) };
+    /// The run the page shows (`ToWorker::Showing`): its bootstrap goes first.
+    static SHOWN: Cell<Option<u32>> = const { Cell::new(None) };
+}
+
+/// Records the run on screen, whose bootstrap draws before the others'.
+pub fn showing(run: u32) {
+    SHOWN.set(Some(run));
+}
+
+/// A bootstrap's place in `QUEUE`, from its start to its end (however it ends).
+struct Turn(u64);
+
+impl Turn {
+    fn new(run: u32) -> Self {
+        let ticket = NEXT_TICKET.get();
+        NEXT_TICKET.set(ticket + 1);
+        QUEUE.with_borrow_mut(|q| q.push((ticket, run)));
+        Turn(ticket)
+    }
+
+    /// Whether this bootstrap draws next: the shown run's if it has one under way, else the
+    /// oldest.
+    fn now(&self) -> bool {
+        QUEUE.with_borrow(|q| {
+            let shown = SHOWN.get();
+            let next = q.iter().find(|(_, run)| Some(*run) == shown).or(q.first());
+            next.is_some_and(|(ticket, _)| *ticket == self.0)
+        })
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        QUEUE.with_borrow_mut(|q| q.retain(|(ticket, _)| *ticket != self.0));
+    }
 }
 
 /// Held by a scoring task while it reads: the bootstrap of other runs pauses meanwhile.
@@ -49,8 +91,10 @@ pub fn start(run: u32, generation: u32) {
     // Counted as under way from now, so that the run's scoring task ending first does not make
     // the run look idle (`Live`).
     let live = crate::worker::Live::new(run);
+    let turn = Turn::new(run);
     wasm_bindgen_futures::spawn_local(async move {
-        bootstrap(run, generation, BootstrapOptions::default()).await;
+        bootstrap(run, generation, &turn, BootstrapOptions::default()).await;
+        drop(turn);
         drop(live);
     });
 }
@@ -90,7 +134,7 @@ pub fn too_many(items: u64) -> String {
     )
 }
 
-async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
+async fn bootstrap(run: u32, generation: u32, turn: &Turn, opts: BootstrapOptions) {
     // A large run kept no sample: say why it has no intervals.
     let over = SAMPLES.with_borrow(|s| match s.get(&run) {
         Some(Kept::TooMany { items, .. }) => Some(*items),
@@ -115,7 +159,7 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
             reason: too_many(items as u64),
         });
     }
-    let Some(parts) = draw(run, generation, &opts).await else {
+    let Some(parts) = draw(run, generation, turn, &opts).await else {
         return;
     };
     let parts = std::cell::RefCell::new(Some(parts));
@@ -148,6 +192,7 @@ async fn bootstrap(run: u32, generation: u32, opts: BootstrapOptions) {
 async fn draw(
     run: u32,
     generation: u32,
+    turn: &Turn,
     opts: &BootstrapOptions,
 ) -> Option<Vec<scorelens::metrics::bootstrap::Draws>> {
     let total = opts.resamples;
@@ -160,8 +205,8 @@ async fn draw(
         total,
     });
     while at < total {
-        while READING.get() > 0 && current(run, generation) {
-            tick(50).await;
+        while (READING.get() > 0 || !turn.now()) && current(run, generation) {
+            tick(20).await;
         }
         let end = at.saturating_add(step).min(total);
         let (part, took) = with_run(run, generation, |r| {

@@ -244,6 +244,7 @@ mod worker {
                 paths,
                 how,
             } => crate::group::start(seq, files, paths, how),
+            ToWorker::Showing { run } => crate::intervals::showing(run),
         }
     }
 
