@@ -116,9 +116,11 @@ async function measure(browser, url, files) {
     page_js_heap_peak: max(heaps.page),
     page_wasm: await wasmMemory((m, p) => cdp.send(m, p)),
     worker_js_heap_peak: max(heaps.worker),
-    // The worker may be busy when the board shows (the shown run's intervals are being drawn):
-    // its memory is asked with time to answer, as wasm memory only grows, the last is the peak.
-    worker_wasm: worker ? await wasmMemory((m, p) => toWorker(m, p, 120000)).catch(() => NaN) : NaN,
+    // The worker is busy when the board shows (each run's intervals are drawn, one run after
+    // another) and answers a heap walk only when idle: its memory is asked once the page says it
+    // is done. Wasm memory only grows, so the last is the peak.
+    worker_wasm: worker ? await page.waitForSelector('[data-testid=app][data-status=done]', { timeout: 30 * 60 * 1000 })
+      .then(() => wasmMemory((m, p) => toWorker(m, p, 120000))).catch(() => NaN) : NaN,
     longest_task_ms: max(longtasks.map(([, d]) => d)),
     // Each task over 50 ms as [start, duration] in ms from the pick, and when the leaderboard was
     // seen: a long task just before it is the ranked view's, one near the pick the drop's.
