@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assert, cli, drop, manyItems, open, OUT, SAMPLES, settled, setup, status } from './harness.mjs';
+import { assert, cli, drop, manyItems, open, OUT, pick, SAMPLES, settled, setup, status } from './harness.mjs';
 import { same } from './check.mjs';
 
 let env;
@@ -197,10 +197,10 @@ test('reliability whiskers: Wilson by default, Clopper-Pearson on the switch', a
 });
 
 /** A synthetic choice file with probabilities, `n` items in 8 groups, made reproducibly. */
-function synthetic(n, name) {
+function synthetic(n, name, model = 'synthetic') {
   let x = 12345;
   const rand = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
-  const lines = [JSON.stringify({ scorelens: 1, model: 'synthetic', benchmark: 'generic' })];
+  const lines = [JSON.stringify({ scorelens: 1, model, benchmark: 'generic' })];
   for (let i = 0; i < n; i++) {
     const p = 0.25 + 0.7 * rand();
     const rest = (1 - p) / 3;
@@ -274,6 +274,44 @@ test('closing a run mid-bootstrap stops it: the worker posts no more progress fo
   const after = (await posted()).filter((m) => m.endsWith(`:${closed}`));
   assert.equal(after.at(-1), `Stopped:${closed}`, `the closed run's last message is Stopped: ${after.join(', ')}`);
   assert.ok(after.filter((m) => m.startsWith('IntervalsProgress')).length >= 2, 'progress while the bootstrap ran');
+  await t.done();
+});
+
+test('several runs: the shown run\'s intervals are drawn first, then the others in the order they were scored', async () => {
+  // The third is the largest, read last: only its being shown can put its intervals first.
+  const files = [['a', 15000], ['b', 15000], ['c', 40000]].map(([k, n]) => synthetic(n, `intervals-turn-${k}.jsonl`, `turn-${k}`));
+  const t = await open(env);
+  const { page } = t;
+  // The worker starts when the formats list opens; record what it is told and what it posts.
+  const started = page.waitForEvent('worker');
+  await page.click('#formats summary');
+  const worker = page.workers()[0] ?? await started;
+  await worker.evaluate(() => {
+    self.seen = [];
+    self.addEventListener('message', (e) => { if (e.data?.Showing) self.seen.push(`Showing:${e.data.Showing.run}`); });
+    const post = self.postMessage.bind(self);
+    self.postMessage = (m, ...rest) => {
+      if (m?.Intervals) self.seen.push(`Intervals:${m.Intervals.run}`);
+      if (m?.Scored) self.seen.push(`Scored:${m.Scored.run}`);
+      return post(m, ...rest);
+    };
+  });
+  await pick(page, files);
+  // The third run is opened as soon as its tab is there, before the first run's turn is over.
+  await page.waitForSelector('.tab:nth-child(3) .tab-name');
+  assert.equal(await page.textContent('.tab:nth-child(3) .tab-name'), 'turn-c', 'the third tab is the third file\'s run');
+  await page.click('.tab:nth-child(3) .tab-name');
+  assert.ok(await settled(page));
+  await intervalsDone(page);
+  await status(page, 'done', 120000);
+  const seen = await worker.evaluate(() => self.seen);
+  const shown = seen.filter((m) => m.startsWith('Showing:')).at(-1)?.split(':')[1];
+  const order = seen.filter((m) => m.startsWith('Intervals:')).map((m) => m.split(':')[1]);
+  assert.equal(order.length, 3, `every run's intervals were posted once: ${seen.join(', ')}`);
+  assert.equal(order[0], shown, `the shown run's intervals came first: ${seen.join(', ')}`);
+  const scored = seen.filter((m) => m.startsWith('Scored:')).map((m) => m.split(':')[1]);
+  assert.equal(scored.at(-1), shown, `the shown run was scored last: ${seen.join(', ')}`);
+  assert.deepEqual(order.slice(1), scored.filter((r) => r !== shown), `then the others in the order they were scored: ${seen.join(', ')}`);
   await t.done();
 });
 
