@@ -106,6 +106,15 @@ impl Text {
         }
     }
 
+    /// The tables as CSV and as Markdown, each written into a Blob a piece at a time.
+    pub fn tables(tables: &[crate::table::Table]) -> (Text, Text) {
+        let (mut csv, mut md) = (Text::writer(), Text::writer());
+        // A TextWriter never fails a write.
+        let _ = crate::table::csv_into(tables, &mut csv);
+        let _ = crate::table::markdown_into(tables, &mut md);
+        (csv.finish(), md.finish())
+    }
+
     pub fn blob(&self) -> Option<&web_sys::Blob> {
         wasm_bindgen::JsCast::dyn_ref(&*self.0)
     }

@@ -10,11 +10,9 @@ use scorelens::html::leaderboard::{label, view};
 use scorelens::html::node::Node;
 use scorelens::leaderboard::tables::{default_figure, tables};
 use scorelens::leaderboard::{leaderboard_with, Joined, Leaderboard, Replicates};
-use scorelens::table;
 use scorelens::web::protocol::{FromWorker, RankedView, Text};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
-use std::io::Write;
 
 /// Milliseconds of drawing between two looks at the message queue.
 const SLICE_MS: f64 = 40.0;
@@ -169,16 +167,13 @@ fn shown(l: &Leaderboard, figure: &str) -> Option<RankedView> {
     // The exports go to the page as Blobs, written a piece at a time (the JSON of 50 runs is
     // about 19 MB).
     let mut json = Text::writer();
-    serde_json::to_writer_pretty(&mut json, l).ok()?;
-    json.write_all(b"\n").ok()?;
-    let (mut csv, mut markdown) = (Text::writer(), Text::writer());
-    table::csv_into(&t, &mut csv).ok()?;
-    table::markdown_into(&t, &mut markdown).ok()?;
+    l.write_json(&mut json).ok()?;
+    let (csv, markdown) = Text::tables(&t);
     Some(RankedView {
         view: serde_json::to_string(&tree).ok()?,
         json: json.finish(),
-        csv: csv.finish(),
-        markdown: markdown.finish(),
+        csv,
+        markdown,
         html: Text::new(&scorelens::html::leaderboard(l, figure)?),
     })
 }

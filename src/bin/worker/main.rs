@@ -351,12 +351,8 @@ mod worker {
                 let mut json = Text::writer();
                 let _ = report.write_json(&mut json);
                 let html = Text::new(&scorelens::html::report(&report));
-                let tables = scorelens::web::tables::report_tables(&report);
-                let (mut csv, mut md) = (Text::writer(), Text::writer());
-                let _ = scorelens::table::csv_into(&tables, &mut csv);
-                let _ = scorelens::table::markdown_into(&tables, &mut md);
-                drop(tables);
-                let (json, csv, md) = (json.finish(), csv.finish(), md.finish());
+                let (csv, md) = Text::tables(&scorelens::web::tables::report_tables(&report));
+                let json = json.finish();
                 // The page holds the largest groups only; the JSON and HTML above have them all,
                 // and the whole report moves (uncopied) into the run kept for resampling.
                 let groups_total = report.groups.len() as u64;
