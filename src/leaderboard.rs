@@ -1,13 +1,14 @@
 //! Many runs of one benchmark at once: a leaderboard whose ranks say how sure they are.
 //!
-//! Runs are joined on item id (the items every run has; the rest listed per run). One paired
-//! bootstrap draws the shared items, stratified as the first run's profile says, and weighs every
-//! run with the same draw. From it: each run's figures with intervals, its rank on each figure in
-//! every resample (median and 95% rank interval), and every pair's difference with a paired
-//! interval and a p-value (McNemar's exact test for accuracies, the bootstrap otherwise), Holm-
-//! adjusted over all pairs of a figure, and over all pairs of all subsets for the per-subset
-//! accuracies. A run "leads" a figure or subset only when it differs from every other run after
-//! the adjustment. The tie rule is in `rank`.
+//! Runs are joined on item id (the items every run has; the rest listed per run), all in a
+//! canonical order (`join`). One paired bootstrap draws the shared items, stratified as the
+//! reference run's profile says, and weighs every run with the same draw. From it: each run's
+//! figures with intervals, its rank on each figure in every resample (median and 95% rank
+//! interval), and every pair's difference with a paired interval and a p-value (McNemar's exact
+//! test for 0/1 accuracies, z-tests otherwise: `paired_z`), Holm-adjusted over all pairs of a
+//! figure, and over all pairs of all subsets for the per-subset accuracies. A run "leads" a
+//! figure or subset only when it differs from every other run after the adjustment; its tied rank
+//! counts the runs that differ from it and are better. The tie rule is in `rank`.
 //!
 //! Pure and seeded like the rest of the core: the caller may draw ranges of resamples on threads
 //! and hand them back in order (`leaderboard_with`), with the same result as `leaderboard`.
@@ -20,11 +21,12 @@ use serde::{Deserialize, Serialize};
 mod boards;
 pub mod holm;
 mod join;
+pub mod paired_z;
 pub mod pairs;
 pub mod rank;
 pub mod tables;
 
-pub use join::{Joined, Replicates};
+pub use join::{Joined, Replicates, MAX_SUBSETS};
 
 /// The schema tag of a leaderboard.
 pub const SCHEMA: &str = "scorelens.leaderboard/1";
@@ -32,6 +34,12 @@ pub const SCHEMA: &str = "scorelens.leaderboard/1";
 /// The tie rule, as the output states it.
 pub const TIE_RULE: &str =
     "competition ranking: tied values share the best rank (1 + the number of runs strictly better)";
+
+/// The tests, as the output states them.
+pub const TESTS: &str = "McNemar's exact test on 0/1 accuracies (mcnemar); a z-test with the CLT \
+    standard error of the paired item differences, over the bootstrap's strata and units, on other \
+    means of item values (paired-z); a z-test with the bootstrap's standard error of the \
+    difference on the rest (bootstrap-z)";
 
 /// The leaderboard of N runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -62,6 +70,8 @@ pub struct Settings {
     pub strata_count: u64,
     /// The multiple-comparison adjustment and its families.
     pub adjustment: String,
+    /// Which test decides which pairs (each pair's `test` names its own).
+    pub tests: String,
 }
 
 /// One figure (or one subset's accuracy) across the runs.
@@ -88,6 +98,9 @@ pub struct Standing {
     pub hi: Option<f64>,
     /// Rank of the point estimate.
     pub rank: u32,
+    /// 1 + the number of runs that differ from this one (after the adjustment) and are better:
+    /// runs that share it form a tie group that agrees with `differs`.
+    pub tied_rank: u32,
     /// Median rank over the resamples, and the 2.5% and 97.5% points.
     pub rank_median: u32,
     pub rank_lo: u32,
@@ -108,8 +121,13 @@ pub struct PairDiff {
     pub hi: Option<f64>,
     /// The better of the two at the point estimates (none on a tie).
     pub better: Option<String>,
-    /// `mcnemar` or `bootstrap`.
+    /// `mcnemar` (0/1 accuracies), `paired-z` (other means of item values: the CLT standard
+    /// error of the paired differences) or `bootstrap-z` (the rest: the bootstrap's standard
+    /// error of the difference); see `paired_z`.
     pub test: String,
+    /// The standard error of the difference the test used (for `mcnemar`, the CLT one, shown);
+    /// none when it could not be estimated.
+    pub se: Option<f64>,
     pub p_value: f64,
     /// Holm-adjusted over the family.
     pub p_adjusted: f64,
@@ -129,18 +147,34 @@ pub fn leaderboard_with(
     opts: &BootstrapOptions,
     draw: impl Fn(&Joined, &BootstrapOptions) -> Vec<Replicates>,
 ) -> Leaderboard {
-    let joined = Joined::new(runs);
+    leaderboard_of(Joined::new(runs), opts, draw)
+}
+
+/// `leaderboard_with` on runs the caller joined (`Joined::with_subsets` to rank more subsets).
+pub fn leaderboard_of(
+    joined: Joined,
+    opts: &BootstrapOptions,
+    draw: impl Fn(&Joined, &BootstrapOptions) -> Vec<Replicates>,
+) -> Leaderboard {
+    let runs: Vec<&Run> = joined.runs.clone();
     let parts = draw(&joined, opts);
     let mut values = Vec::new();
     for p in parts {
         values.extend(p.values);
     }
     let (figures, subsets, mut notes) = boards::boards(&joined, &values);
-    notes.extend(profile_notes(runs));
+    notes.extend(profile_notes(&runs));
+    if joined.subsets.len() < joined.subsets_total {
+        notes.push(format!(
+            "{} of {} subsets are ranked, the largest; `--subsets all` ranks every one",
+            joined.subsets.len(),
+            joined.subsets_total
+        ));
+    }
     let strata_count = joined.strata.len() as u64;
     Leaderboard {
         schema: SCHEMA.to_string(),
-        runs: runs.iter().map(RunSummary::of).collect(),
+        runs: runs.iter().map(|r| RunSummary::of(r)).collect(),
         common: joined.common() as u64,
         not_shared: runs
             .iter()
@@ -163,6 +197,7 @@ pub fn leaderboard_with(
             adjustment:
                 "Holm, over all pairs of a figure; over all pairs of all subsets for subsets"
                     .to_string(),
+            tests: TESTS.to_string(),
         },
         tie_rule: TIE_RULE.to_string(),
         figures,
@@ -171,7 +206,7 @@ pub fn leaderboard_with(
     }
 }
 
-fn profile_notes(runs: &[Run]) -> Vec<String> {
+fn profile_notes(runs: &[&Run]) -> Vec<String> {
     let Some(first) = runs.first() else {
         return Vec::new();
     };

@@ -1,7 +1,8 @@
 //! From the replicates to the boards: each column's standings (values, intervals, ranks) and pairs.
 
 use super::join::Joined;
-use super::pairs::{adjust, own_interval, pair};
+use super::paired_z::{se, Design, Influence, Scratch};
+use super::pairs::{adjust, own_interval, pair, Test};
 use super::rank::{competition, Better, RankCounts};
 use super::{mcnemar, Board, Standing};
 
@@ -22,6 +23,15 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
     let mut notes = Vec::new();
     let mut figures = Vec::new();
     let mut subsets = Vec::new();
+    let design = Design::new(&j.unit_of, &j.strata);
+    let mut scratch = Scratch::default();
+    let credits: Vec<Vec<f64>> = (0..n).map(|r| j.credits(r)).collect();
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); j.subsets.len()];
+    for (s, &g) in j.subset_of.iter().enumerate() {
+        if let Some(list) = members.get_mut(g as usize) {
+            list.push(s as u32);
+        }
+    }
     for k in 0..cols {
         let (name, subset) = match j.figures.get(k) {
             Some((name, _)) => (name.clone(), None),
@@ -82,6 +92,7 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
                     lo,
                     hi,
                     rank,
+                    tied_rank: rank,
                     rank_median: s.map_or(rank, |s| s.median),
                     rank_lo: s.map_or(rank, |s| s.lo),
                     rank_hi: s.map_or(rank, |s| s.hi),
@@ -89,13 +100,54 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
                 }
             })
             .collect();
+        // Each run's influence values when the figure is a mean of item values (a subset's
+        // accuracy is the mean credit of its items): the pairs' CLT standard errors.
+        let items = subset
+            .and_then(|g| members.get(g as usize))
+            .map(Vec::as_slice);
+        let influence: Option<Vec<Influence>> = match subset {
+            Some(g) => credits
+                .iter()
+                .map(|c| {
+                    let own: Vec<f64> = c
+                        .iter()
+                        .zip(&j.subset_of)
+                        .map(|(&v, &s)| if s == g { v } else { f64::NAN })
+                        .collect();
+                    Influence::of(&own)
+                })
+                .collect(),
+            None => (0..n)
+                .map(|r| j.item_values(k, r).and_then(|v| Influence::of(&v)))
+                .collect(),
+        };
+        let accuracy = subset.is_some() || name == ACCURACY;
         let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
         for a in 0..n {
             for b in a + 1..n {
-                let table = match subset {
-                    Some(g) => Some(mcnemar(j, a, b, |s| j.subset_of.get(s) == Some(&g))),
-                    None if name == ACCURACY => Some(mcnemar(j, a, b, |_| true)),
-                    None => None,
+                let se = match (&influence, subset) {
+                    (Some(inf), _) => match (inf.get(a), inf.get(b)) {
+                        (Some(x), Some(y)) => Some(se(x, y, items, &design, &mut scratch)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let test = match (se, accuracy) {
+                    (Some(se), true) => {
+                        let t = match subset {
+                            Some(g) => mcnemar(j, a, b, |s| j.subset_of.get(s) == Some(&g)),
+                            None => mcnemar(j, a, b, |_| true),
+                        };
+                        // Fractional credits (best-of-n ties, judges' half points) are not 0/1:
+                        // the z-test takes them whole, where McNemar's would leave them out.
+                        if t.not_binary == 0 {
+                            Test::McNemar(t, se)
+                        } else {
+                            Test::PairedZ(se)
+                        }
+                    }
+                    (Some(se), false) => Test::PairedZ(se),
+                    (None, _) => Test::BootstrapZ,
                 };
                 let names = (
                     standings.get(a).map_or("", |s| s.run.as_str()),
@@ -106,7 +158,7 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
                     points.get(b).copied().unwrap_or(f64::NAN),
                 );
                 let both = row_of(a).iter().copied().zip(row_of(b).iter().copied());
-                pairs.push(pair(names, pv, both, table, better));
+                pairs.push(pair(names, pv, both, test, better));
             }
         }
         if subset.is_none() {
@@ -130,8 +182,22 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
     adjust(subsets.iter_mut().flat_map(|b| b.pairs.iter_mut()));
     for b in figures.iter_mut().chain(subsets.iter_mut()) {
         b.leader = leader(b);
+        tied_ranks(b);
     }
     (figures, subsets, notes)
+}
+
+/// Each run's tied rank: 1 + the runs that differ from it and are better.
+fn tied_ranks(b: &mut Board) {
+    let pairs = &b.pairs;
+    for s in &mut b.standings {
+        let above = pairs
+            .iter()
+            .filter(|p| p.differs && (p.a == s.run || p.b == s.run))
+            .filter(|p| p.better.as_deref().is_some_and(|w| w != s.run))
+            .count();
+        s.tied_rank = 1 + above as u32;
+    }
 }
 
 /// The run ranked first alone that differs from, and beats, every other run.

@@ -1,26 +1,41 @@
 //! N runs joined on item id, and their paired resamples: every resample draws the shared items
-//! once (stratified as the first run's profile says) and weighs every run with that one draw.
+//! once (stratified as the reference run's profile says) and weighs every run with that one draw.
+//!
+//! Everything here is in a canonical order, so that the same files named in any order, with their
+//! lines in any order, give the same leaderboard byte for byte: runs by name (the first by name is
+//! the reference run, whose strata, units and groups are used), shared items by id, units by
+//! their first shared item, strata by name (those under `MIN_STRATUM` units pooled last), subsets
+//! by name.
 
 use crate::compare::Run;
-use crate::metrics::bootstrap::{BootstrapOptions, Resampler};
-use std::collections::{HashMap, HashSet};
+use crate::metrics::bootstrap::{BootstrapOptions, Resampler, MIN_STRATUM};
+use std::collections::HashMap;
 use std::ops::Range;
+
+/// Subset boards made when the caller names no limit: the largest subsets, the rest noted.
+pub const MAX_SUBSETS: usize = 50;
 
 /// The runs, joined: the items every run has, and the figures every run names.
 #[derive(Debug)]
 pub struct Joined<'r> {
-    pub(super) runs: &'r [Run],
-    /// Per run, per shared item (in the first run's order), the item's index in that run.
+    /// The runs by name.
+    pub(super) runs: Vec<&'r Run>,
+    /// Per run, per shared item (in id order), the item's index in that run.
     pub(super) index: Vec<Vec<usize>>,
     /// Per run, whether each of its items is shared.
     pub(super) shared: Vec<Vec<bool>>,
-    /// Figures every run names: (name, its index in each run's list).
+    /// Figures every run names: (name, its index in each run's list), in the reference run's order.
     pub(super) figures: Vec<(String, Vec<usize>)>,
-    /// Per shared item, its subset (an index into `subsets`); empty with fewer than two subsets.
+    /// Per shared item, its subset (an index into `subsets`, `u32::MAX` for a subset without a
+    /// board); empty with fewer than two subsets.
     pub(super) subset_of: Vec<u32>,
-    /// The subsets (the first run's groups among the shared items), in name order.
+    /// The subsets with a board (the reference run's groups among the shared items), by name.
     pub(super) subsets: Vec<String>,
-    /// The first run's resampling strata over the shared items.
+    /// Subsets the shared items have in all, with a board or not.
+    pub(super) subsets_total: usize,
+    /// Per shared item, its resampling unit (numbered by first shared item).
+    pub(super) unit_of: Vec<u32>,
+    /// The strata's units, as the resampler draws them.
     pub(super) strata: Vec<Vec<u32>>,
 }
 
@@ -32,34 +47,40 @@ pub struct Replicates {
 }
 
 impl<'r> Joined<'r> {
+    /// The runs joined, with boards for at most `MAX_SUBSETS` subsets.
     pub fn new(runs: &'r [Run]) -> Self {
-        let first = runs.first();
-        let ids_of = |r: &'r Run| -> HashMap<&'r str, usize> {
-            let mut m = HashMap::with_capacity(r.sample.len());
-            for (i, id) in r.sample.ids().iter().enumerate() {
-                m.entry(&**id).or_insert(i);
-            }
-            m
-        };
-        let maps: Vec<HashMap<&str, usize>> = runs.iter().map(ids_of).collect();
-        let mut index = vec![Vec::new(); runs.len()];
-        let mut taken = HashSet::new();
-        for (i, id) in first
-            .map(|r| r.sample.ids())
-            .unwrap_or_default()
+        Joined::with_subsets(runs, MAX_SUBSETS)
+    }
+
+    /// The runs joined, with boards for the `max_subsets` largest subsets (ties by name).
+    pub fn with_subsets(runs: &'r [Run], max_subsets: usize) -> Self {
+        let mut runs: Vec<&Run> = runs.iter().collect();
+        runs.sort_by(|a, b| a.name.cmp(&b.name));
+        let first = runs.first().copied();
+        // Each run's ids; a repeated id joins once, at its first place in that run.
+        let maps: Vec<HashMap<&str, usize>> = runs
             .iter()
-            .enumerate()
-        {
-            let found: Option<Vec<usize>> = maps.iter().map(|m| m.get(&**id).copied()).collect();
-            // A repeated id joins once, at its first place.
-            if let (Some(found), true) = (found, taken.insert(&**id)) {
-                if found.first() == Some(&i) {
-                    for (list, j) in index.iter_mut().zip(found) {
-                        list.push(j);
-                    }
+            .map(|r| {
+                let mut m = HashMap::with_capacity(r.sample.len());
+                for (i, id) in r.sample.ids().iter().enumerate() {
+                    m.entry(&**id).or_insert(i);
                 }
-            }
-        }
+                m
+            })
+            .collect();
+        let mut ids: Vec<&str> = match maps.first() {
+            Some(m) => m
+                .keys()
+                .copied()
+                .filter(|id| maps.iter().all(|o| o.contains_key(id)))
+                .collect(),
+            None => Vec::new(),
+        };
+        ids.sort_unstable();
+        let index: Vec<Vec<usize>> = maps
+            .iter()
+            .map(|m| ids.iter().filter_map(|id| m.get(id).copied()).collect())
+            .collect();
         let shared: Vec<Vec<bool>> = runs
             .iter()
             .zip(&index)
@@ -87,16 +108,14 @@ impl<'r> Joined<'r> {
                 Some((n.clone(), at?))
             })
             .collect();
-        let (subset_of, subsets) = match (first, index.first()) {
-            (Some(r), Some(list)) => subsets(r, list),
-            _ => (Vec::new(), Vec::new()),
+        let index0 = index.first().map(Vec::as_slice).unwrap_or_default();
+        let (subset_of, subsets, subsets_total) = match first {
+            Some(r) => subsets(r, index0, max_subsets),
+            None => (Vec::new(), Vec::new(), 0),
         };
-        let strata = match (first, shared.first()) {
-            (Some(r), Some(keep)) => r
-                .sample
-                .design()
-                .strata_units(|i| keep.get(i).copied().unwrap_or(false)),
-            _ => Vec::new(),
+        let (unit_of, strata) = match first {
+            Some(r) => design(r, index0),
+            None => (Vec::new(), Vec::new()),
         };
         Joined {
             runs,
@@ -105,6 +124,8 @@ impl<'r> Joined<'r> {
             figures,
             subset_of,
             subsets,
+            subsets_total,
+            unit_of,
             strata,
         }
     }
@@ -119,24 +140,23 @@ impl<'r> Joined<'r> {
         self.figures.len() + self.subsets.len()
     }
 
-    /// Every run's figures and subset accuracies with shared item s of the first run's units
-    /// counted `counts[unit]` times, appended to `out` column by column.
+    /// Resampling units among the shared items.
+    pub(super) fn units(&self) -> usize {
+        self.strata.iter().map(Vec::len).sum()
+    }
+
+    /// Every run's figures and subset accuracies with shared unit u counted `counts[u]` times,
+    /// appended to `out` column by column.
     fn evaluate(&self, counts: &[u32], buf: &mut Buffers, out: &mut Vec<f64>) {
         let n = self.runs.len();
         let start = out.len();
         out.resize(start + self.columns() * n, f64::NAN);
-        let Some(first) = self.runs.first() else {
-            return;
-        };
-        let design = first.sample.design();
-        let index0 = self.index.first().map(Vec::as_slice).unwrap_or_default();
         buf.shared_w.clear();
-        buf.shared_w.extend(index0.iter().map(|&i| {
-            design
-                .unit_of(i)
-                .and_then(|u| counts.get(u as usize).copied())
-                .unwrap_or(0)
-        }));
+        buf.shared_w.extend(
+            self.unit_of
+                .iter()
+                .map(|&u| counts.get(u as usize).copied().unwrap_or(0)),
+        );
         let cols = &mut out[start..];
         for (r, run) in self.runs.iter().enumerate() {
             let idx = self.index.get(r).map(Vec::as_slice).unwrap_or_default();
@@ -163,8 +183,8 @@ impl<'r> Joined<'r> {
             buf.sums.resize(self.subsets.len(), (0.0, 0));
             let credits = run.sample.credits();
             for ((&j, &w), &g) in idx.iter().zip(&buf.shared_w).zip(&self.subset_of) {
-                let c = credits.get(j).copied().unwrap_or(0.0);
                 if let Some((sum, count)) = buf.sums.get_mut(g as usize) {
+                    let c = credits.get(j).copied().unwrap_or(0.0);
                     *sum += f64::from(w) * c;
                     *count += u64::from(w);
                 }
@@ -184,51 +204,123 @@ impl<'r> Joined<'r> {
 
     /// The point estimates: every shared item once.
     pub(super) fn point(&self) -> Vec<f64> {
-        let units = self.runs.first().map_or(0, |r| r.sample.design().units());
         let mut out = Vec::new();
-        self.evaluate(&vec![1; units], &mut Buffers::default(), &mut out);
+        self.evaluate(&vec![1; self.units()], &mut Buffers::default(), &mut out);
         out
     }
 
     /// Every run's values in paired resamples `range` (of `opts.resamples`).
     pub fn draws(&self, opts: &BootstrapOptions, range: Range<u32>) -> Replicates {
         let mut values = Vec::new();
-        let Some(first) = self.runs.first() else {
-            return Replicates { values };
-        };
         if self.common() == 0 {
             return Replicates { values };
         }
-        let mut draws = Resampler::new(
-            self.strata.clone(),
-            first.sample.design().units(),
-            opts.seed,
-        );
+        let mut draws = Resampler::new(self.strata.clone(), self.units(), opts.seed);
         let mut buf = Buffers::default();
         for b in range {
             self.evaluate(draws.draw(b), &mut buf, &mut values);
         }
         Replicates { values }
     }
+
+    /// Per shared item, the values of figure `k` (an index into `figures`) for run `r`, as
+    /// `Replay::item_values` gives them; `None` when the figure is not a mean of item values.
+    pub(super) fn item_values(&self, k: usize, r: usize) -> Option<Vec<f64>> {
+        let run = self.runs.get(r)?;
+        let at = *self.figures.get(k)?.1.get(r)?;
+        let mut all = Vec::new();
+        if !run.sample.item_values(at, &mut all) {
+            return None;
+        }
+        let idx = self.index.get(r)?;
+        Some(
+            idx.iter()
+                .map(|&j| all.get(j).copied().unwrap_or(f64::NAN))
+                .collect(),
+        )
+    }
+
+    /// Per shared item, run `r`'s SPEC §3 credit.
+    pub(super) fn credits(&self, r: usize) -> Vec<f64> {
+        let (Some(run), Some(idx)) = (self.runs.get(r), self.index.get(r)) else {
+            return Vec::new();
+        };
+        let c = run.sample.credits();
+        idx.iter()
+            .map(|&j| c.get(j).copied().unwrap_or(f64::NAN))
+            .collect()
+    }
 }
 
-/// The first run's groups among the shared items, when there are at least two.
-fn subsets(first: &Run, index0: &[usize]) -> (Vec<u32>, Vec<String>) {
+/// The reference run's resampling design over the shared items `index0` (in id order): each
+/// item's unit, units numbered by their first shared item; the strata by name, each a list of its
+/// units, those under `MIN_STRATUM` units pooled into one placed last.
+fn design(first: &Run, index0: &[usize]) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let d = first.sample.design();
+    let names = d.stratum_names();
+    let mut renumber: HashMap<u32, u32> = HashMap::new();
+    let mut unit_of = Vec::with_capacity(index0.len());
+    let mut stratum_of_unit: Vec<u32> = Vec::new();
+    for &i in index0 {
+        let own = d.unit_of(i).unwrap_or(0);
+        let next = renumber.len() as u32;
+        let u = *renumber.entry(own).or_insert(next);
+        if u == next {
+            stratum_of_unit.push(d.stratum_of(own).unwrap_or(0));
+        }
+        unit_of.push(u);
+    }
+    let mut by_name: Vec<(&str, Vec<u32>)> = Vec::new();
+    let mut place: HashMap<u32, usize> = HashMap::new();
+    for (u, &s) in stratum_of_unit.iter().enumerate() {
+        let k = *place.entry(s).or_insert_with(|| {
+            by_name.push((names.get(s as usize).copied().unwrap_or(""), Vec::new()));
+            by_name.len() - 1
+        });
+        if let Some((_, units)) = by_name.get_mut(k) {
+            units.push(u as u32);
+        }
+    }
+    by_name.sort_by(|a, b| a.0.cmp(b.0));
+    let (mut strata, mut pooled) = (Vec::new(), Vec::new());
+    for (_, units) in by_name {
+        if units.len() >= MIN_STRATUM {
+            strata.push(units);
+        } else {
+            pooled.extend(units);
+        }
+    }
+    if !pooled.is_empty() {
+        pooled.sort_unstable();
+        strata.push(pooled);
+    }
+    (unit_of, strata)
+}
+
+/// The reference run's groups among the shared items, when there are at least two: per shared
+/// item its subset (`u32::MAX` when its subset has no board), the `max` largest subsets by name,
+/// and how many subsets there are in all.
+fn subsets(first: &Run, index0: &[usize], max: usize) -> (Vec<u32>, Vec<String>, usize) {
     let names = first.sample.group_names();
     let groups = first.sample.groups();
-    let mut used: Vec<u32> = index0
-        .iter()
-        .filter_map(|&i| groups.get(i).copied())
-        .collect::<HashSet<u32>>()
-        .into_iter()
-        .collect();
-    if used.len() < 2 {
-        return (Vec::new(), Vec::new());
+    let mut sizes: HashMap<u32, u64> = HashMap::new();
+    for &i in index0 {
+        if let Some(&g) = groups.get(i) {
+            *sizes.entry(g).or_default() += 1;
+        }
+    }
+    let total = sizes.len();
+    if total < 2 {
+        return (Vec::new(), Vec::new(), total);
     }
     let name = |g: u32| names.get(g as usize).map_or("", String::as_str);
-    used.sort_by(|&a, &b| name(a).cmp(name(b)));
-    let mut place = vec![0u32; names.len()];
-    for (k, &g) in used.iter().enumerate() {
+    let mut used: Vec<(u32, u64)> = sizes.into_iter().collect();
+    // Largest first, ties by name; the boards are then in name order.
+    used.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| name(a.0).cmp(name(b.0))));
+    used.truncate(max);
+    used.sort_by(|a, b| name(a.0).cmp(name(b.0)));
+    let mut place = vec![u32::MAX; names.len()];
+    for (k, &(g, _)) in used.iter().enumerate() {
         if let Some(p) = place.get_mut(g as usize) {
             *p = k as u32;
         }
@@ -239,12 +331,13 @@ fn subsets(first: &Run, index0: &[usize]) -> (Vec<u32>, Vec<String>) {
             groups
                 .get(i)
                 .and_then(|&g| place.get(g as usize).copied())
-                .unwrap_or(0)
+                .unwrap_or(u32::MAX)
         })
         .collect();
     (
         subset_of,
-        used.into_iter().map(|g| name(g).to_string()).collect(),
+        used.into_iter().map(|(g, _)| name(g).to_string()).collect(),
+        total,
     )
 }
 

@@ -1,28 +1,31 @@
 //! Pairwise differences on one figure: the paired interval, the raw p-value (McNemar's exact test
-//! for accuracy, the bootstrap otherwise) and, once the family is known, Holm's adjustment.
+//! for 0/1 accuracy, a z-test otherwise: `paired_z`) and, once the family is known, Holm's
+//! adjustment.
 
+use super::paired_z::{bootstrap_se, p_value};
 use super::rank::Better;
 use super::PairDiff;
 use crate::metrics::bootstrap::{interval, quantile, LEVEL};
 use crate::metrics::mcnemar::McNemar;
 
-/// The two-sided bootstrap p-value of "no difference" from the resampled differences:
-/// 2 × (1 + the smaller count of differences on either side of zero, zero counted on both) /
-/// (1 + resamples), at most 1 (Davison and Hinkley 1997, §4.4: the +1 keeps p above zero).
-pub fn bootstrap_p(diffs: &[f64]) -> f64 {
-    let below = diffs.iter().filter(|&&d| d <= 0.0).count();
-    let above = diffs.iter().filter(|&&d| d >= 0.0).count();
-    let p = 2.0 * (1 + below.min(above)) as f64 / (1 + diffs.len()) as f64;
-    p.min(1.0)
+/// Which test decides a pair.
+#[derive(Debug, Clone, Copy)]
+pub enum Test {
+    /// McNemar's exact test on 0/1 credits, with the CLT standard error of the difference shown.
+    McNemar(McNemar, f64),
+    /// A mean figure: the z-test with the CLT standard error of the paired differences.
+    PairedZ(f64),
+    /// Any other figure: the z-test with the bootstrap's standard error of the difference.
+    BootstrapZ,
 }
 
 /// One pair's difference, before adjustment. `values` hold every resample's (a, b) values
-/// (`NaN` where undefined); `table` is McNemar's table when the figure is an accuracy.
+/// (`NaN` where undefined).
 pub fn pair(
     names: (&str, &str),
     points: (f64, f64),
     values: impl Iterator<Item = (f64, f64)>,
-    table: Option<McNemar>,
+    test: Test,
     better: Better,
 ) -> PairDiff {
     let mut diffs = Vec::new();
@@ -35,10 +38,16 @@ pub fn pair(
         }
     }
     let delta = points.0 - points.1;
-    let table = table.map(McNemar::finish);
-    let (test, p) = match table.and_then(|t| t.p_value) {
-        Some(p) => ("mcnemar", p),
-        None => ("bootstrap", bootstrap_p(&diffs)),
+    let (test, se, p) = match test {
+        Test::McNemar(t, se) => match t.finish().p_value {
+            Some(p) => ("mcnemar", se, p),
+            None => ("paired-z", se, p_value(delta, se)),
+        },
+        Test::PairedZ(se) => ("paired-z", se, p_value(delta, se)),
+        Test::BootstrapZ => {
+            let se = bootstrap_se(&diffs);
+            ("bootstrap-z", se, p_value(delta, se))
+        }
     };
     let f = interval(delta, diffs, undefined);
     PairDiff {
@@ -55,6 +64,7 @@ pub fn pair(
             None
         },
         test: test.to_string(),
+        se: se.is_finite().then_some(se),
         p_value: p,
         p_adjusted: p,
         differs: false,
@@ -94,20 +104,4 @@ pub fn own_interval(values: impl Iterator<Item = f64>) -> (Option<f64>, Option<f
         Some(quantile(&list, 1.0 - alpha / 2.0)),
         undefined,
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bootstrap_p_by_hand() {
-        // 9 resamples: 1 at or below zero, 8 above: 2 × (1 + 1) / 10 = 0.4.
-        let d = [-0.1, 0.2, 0.3, 0.1, 0.2, 0.3, 0.4, 0.1, 0.2];
-        assert!((bootstrap_p(&d) - 0.4).abs() < 1e-15);
-        // All on one side: 2 × 1 / 10 = 0.2, never zero.
-        assert!((bootstrap_p(&[0.1; 9]) - 0.2).abs() < 1e-15);
-        // Identical runs (every difference zero) give 1.
-        assert_eq!(bootstrap_p(&[0.0; 9]), 1.0);
-    }
 }

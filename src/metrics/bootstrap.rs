@@ -57,6 +57,13 @@ pub trait Replay: fmt::Debug + Send + Sync {
     fn names(&self) -> Vec<String>;
     /// Appends the figures, one per name, with item i counted `weights[i]` times.
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>);
+    /// For a figure (an index into `names`) that is the mean of one value per item over the items
+    /// it counts (accuracy, Brier, ...): each item's value, in push order, written to `out`, `NaN`
+    /// where the item is not counted. `false` for figures that are not such means (ECE, macro
+    /// means, I, C, sections). Paired tests of means use it in place of the bootstrap.
+    fn item_values(&self, _figure: usize, _out: &mut Vec<f64>) -> bool {
+        false
+    }
 }
 
 /// A run's compact per-item records, ready to resample.
@@ -172,6 +179,20 @@ impl Sample {
     /// Every figure's name, in the order of `figures`.
     pub fn names(&self) -> Vec<String> {
         self.replays.iter().flat_map(|r| r.names()).collect()
+    }
+
+    /// `Replay::item_values` of figure `k` (an index into `names`).
+    pub fn item_values(&self, k: usize, out: &mut Vec<f64>) -> bool {
+        let mut start = 0;
+        for r in &self.replays {
+            let n = r.names().len();
+            if k < start + n {
+                out.clear();
+                return r.item_values(k - start, out);
+            }
+            start += n;
+        }
+        false
     }
 
     /// Every figure with item i counted `weights[i]` times.

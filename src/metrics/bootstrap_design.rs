@@ -107,6 +107,23 @@ impl Design {
         self.unit_of.get(i).copied()
     }
 
+    /// The stratum of unit `u`, an index into `stratum_names`.
+    pub fn stratum_of(&self, u: u32) -> Option<u32> {
+        self.unit_stratum.get(u as usize).copied()
+    }
+
+    /// The strata's names (their keys), by stratum number: what a caller that renumbers the
+    /// strata in an order of its own (the leaderboard's, by name) sorts by.
+    pub fn stratum_names(&self) -> Vec<&str> {
+        let mut names = vec![""; self.strata.len()];
+        for (name, &s) in &self.strata {
+            if let Some(slot) = names.get_mut(s as usize) {
+                *slot = name.as_str();
+            }
+        }
+        names
+    }
+
     /// The units of each stratum, strata of fewer than `MIN_STRATUM` units pooled into one
     /// (placed last), keeping only units with an item for which `keep` holds.
     pub fn strata_units(&self, keep: impl Fn(usize) -> bool) -> Vec<Vec<u32>> {

@@ -144,6 +144,40 @@ impl Replay for SummaryReplay {
         NAMES.iter().map(|n| n.to_string()).collect()
     }
 
+    fn item_values(&self, figure: usize, out: &mut Vec<f64>) -> bool {
+        let of_records = |get: fn(&Record) -> f64, out: &mut Vec<f64>| {
+            out.extend(self.records.iter().map(get));
+            true
+        };
+        match figure {
+            0 => of_records(|r| r.outcome.credit, out),
+            1 => of_records(|r| r.outcome.normalized().unwrap_or(f64::NAN), out),
+            2 => of_records(|r| f64::from(u8::from(!r.outcome.valid)), out),
+            5 => of_records(|r| r.outside, out),
+            // Each mode's Brier, EPA and NLL: the means of its calibration parts.
+            6..=15 => {
+                let (t, k) = ((figure - 6) / 5, (figure - 6) % 5);
+                let get: fn(&CalibrationPart) -> f64 = match k {
+                    2 => |p| p.brier,
+                    3 => |p| p.epa,
+                    4 => |p| p.nll,
+                    _ => return false,
+                };
+                let Some(track) = self.tracks.get(t) else {
+                    return false;
+                };
+                out.resize(self.records.len(), f64::NAN);
+                for (i, p) in &track.parts {
+                    if let Some(slot) = out.get_mut(*i as usize) {
+                        *slot = get(p);
+                    }
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
         let mut overall = Accuracy::default();
         let mut groups = vec![Accuracy::default(); self.group_index.len()];
