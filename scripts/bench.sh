@@ -56,26 +56,50 @@ if [ "$WHAT" = browser ]; then
 fi
 
 # 50 runs of 15,000 items (scripts/gen_leaderboard.py), ranked with the default 2000 paired
-# resamples: wall time (median of 3) and peak memory (maximum resident set, /usr/bin/time -v).
+# resamples: `scorelens leaderboard` (all figures) against its speed anchor, the numpy script a
+# careful user would write (scripts/reference/leaderboard_anchor.py: accuracy and Brier only, one
+# shared multinomial weight matrix, McNemar + Holm), alternating, 3 times each in the same run.
+# Whole-process wall time and peak memory (maximum resident set) by /usr/bin/time -v; medians,
+# and anchor ÷ scorelens (≥ 1: scorelens is faster). The anchor runs in the project's .venv
+# (scripts/setup.sh, from scripts/reference/requirements.txt: numpy and orjson), not in $VENV
+# (target/refvenv, made above for compare.py, which has no orjson).
 leaderboard() {
-  local dir=$DATA/leaderboard-50
+  local dir=$DATA/leaderboard-50 py=.venv/bin/python
   [ -d "$dir" ] || python3 scripts/gen_leaderboard.py --runs 50 --items 15000 --out "$dir"
-  log "scorelens leaderboard: 50 runs of 15,000 items, 2000 resamples (median of 3)"
-  python3 - "$BIN" "$dir" "$RESULTS/leaderboard.json" <<'EOF'
-import json, re, statistics, subprocess, sys
+  if ! "$py" -c 'import numpy, orjson' 2>/dev/null; then
+    [ -x "$py" ] || { log "no $py: run scripts/setup.sh first"; return 1; }
+    log "installing scripts/reference/requirements.txt into .venv (orjson for the anchor)"
+    "${py%python}pip" install --quiet --disable-pip-version-check -r scripts/reference/requirements.txt
+  fi
+  log "scorelens leaderboard against the numpy anchor: 50 runs of 15,000 items, 2000 resamples (3 each, alternating)"
+  python3 - "$BIN" "$py" "$dir" "$RESULTS/leaderboard.json" <<'EOF'
+import json, os, re, statistics, subprocess, sys
 from pathlib import Path
-binary, folder, out = sys.argv[1:]
-walls, peaks = [], []
+binary, py, folder, out = sys.argv[1:]
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+load_start = os.getloadavg()
+cmds = {"scorelens": [binary, "leaderboard", folder, "--json"],
+        "anchor": [py, "scripts/reference/leaderboard_anchor.py", folder, "--resamples", "2000"]}
+walls = {k: [] for k in cmds}
+peaks = {k: [] for k in cmds}
 for _ in range(3):
-    p = subprocess.run(["/usr/bin/time", "-v", binary, "leaderboard", folder, "--json"],
-                       check=True, capture_output=True, text=True)
-    h, m, sec = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", p.stderr).groups()
-    walls.append(int(h or 0) * 3600 + int(m) * 60 + float(sec))
-    peaks.append(int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1)))
-r = {"runs": 50, "items": 15000, "resamples": 2000, "median_s": statistics.median(walls),
-     "walls_s": walls, "peak_mb": max(peaks) / 1024}
+    for name, cmd in cmds.items():
+        p = subprocess.run(["/usr/bin/time", "-v", *cmd], check=True, capture_output=True, text=True)
+        h, m, sec = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", p.stderr).groups()
+        walls[name].append(int(h or 0) * 3600 + int(m) * 60 + float(sec))
+        peaks[name].append(int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1)))
+load_end = os.getloadavg()
+r = {"runs": 50, "items": 15000, "resamples": 2000,
+     "median_s": statistics.median(walls["scorelens"]), "walls_s": walls["scorelens"],
+     "peak_mb": max(peaks["scorelens"]) / 1024,
+     "anchor_median_s": statistics.median(walls["anchor"]), "anchor_walls_s": walls["anchor"],
+     "anchor_peak_mb": max(peaks["anchor"]) / 1024,
+     "commit": commit, "load_start": list(load_start), "load_end": list(load_end)}
+r["ratio"] = r["anchor_median_s"] / r["median_s"]
 Path(out).write_text(json.dumps(r, indent=1))
-print(f"leaderboard, 50 runs x 15,000 items: median {r['median_s']:.1f} s, peak {r['peak_mb']:.0f} MB")
+print(f"leaderboard, 50 runs x 15,000 items at {commit}: scorelens median {r['median_s']:.1f} s, peak {r['peak_mb']:.0f} MB; "
+      f"numpy anchor median {r['anchor_median_s']:.1f} s, peak {r['anchor_peak_mb']:.0f} MB; "
+      f"anchor / scorelens {r['ratio']:.2f}x; load {load_start[0]:.1f} -> {load_end[0]:.1f}")
 EOF
 }
 if [ "$WHAT" = leaderboard ]; then
@@ -211,7 +235,12 @@ if fol.exists():
 lb = res / "leaderboard.json"
 if lb.exists():
     b = json.loads(lb.read_text())
-    row(f"`scorelens leaderboard`, {b['runs']} runs of {b['items']:,} items, {b['resamples']} paired resamples (median of 3)", f"{b['median_s']:.1f} s · peak {b['peak_mb']:.0f} MB")
+    figure = f"`scorelens leaderboard`, {b['runs']} runs of {b['items']:,} items, {b['resamples']} paired resamples (median of 3)"
+    value = f"{b['median_s']:.1f} s · peak {b['peak_mb']:.0f} MB"
+    if "anchor_median_s" in b:  # the numpy anchor (scripts/reference/leaderboard_anchor.py), alternating in the same run
+        figure += ", against the numpy anchor (orjson + numpy: accuracy and Brier, McNemar + Holm)"
+        value += f"; anchor {b['anchor_median_s']:.1f} s · peak {b['anchor_peak_mb']:.0f} MB; anchor ÷ scorelens {b['ratio']:.2f}× (≥ 1: scorelens faster)"
+    row(figure, value)
 
 load = os.getloadavg()
 cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True, text=True).stdout.strip()
