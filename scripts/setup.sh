@@ -48,7 +48,8 @@ fi
 # numpy for the independent reference that `make test` runs (scripts/reference/check.py), in a
 # virtual environment inside the repo (.venv/, git-ignored), pinned in requirements.txt.
 if ! .venv/bin/python -c 'import numpy' 2>/dev/null \
-  || ! .venv/bin/pip freeze 2>/dev/null | grep -qxF -f scripts/reference/requirements.txt; then
+  || [ "$(.venv/bin/pip freeze 2>/dev/null | grep -cxF -f scripts/reference/requirements.txt)" \
+       -ne "$(grep -c . scripts/reference/requirements.txt)" ]; then
   log "creating .venv with numpy (scripts/reference/requirements.txt)"
   if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -78,7 +78,7 @@ fn a_folder_is_ranked_in_every_layout() {
     // w is right on 36 of 40 (0.9), x on 26, y on 20, z on 8: that order.
     let order: Vec<&str> = text
         .lines()
-        .filter_map(|l| l.split_whitespace().nth(1))
+        .filter_map(|l| l.split_whitespace().nth(2))
         .filter(|w| w.ends_with(".jsonl"))
         .take(4)
         .collect();
@@ -98,7 +98,8 @@ fn a_folder_is_ranked_in_every_layout() {
         "csv",
     ]));
     assert!(csv.starts_with("# Ranked by metrics.accuracy"), "{csv}");
-    assert!(csv.contains("\n1,w.jsonl,0.9,"), "{csv}");
+    // w differs from every other run and is better: tied rank 1 too.
+    assert!(csv.contains("\n1,1,w.jsonl,0.9,"), "{csv}");
     assert!(csv.contains("# Pairs on metrics.accuracy"), "{csv}");
     let md = stdout(&scorelens(&[
         "leaderboard",
@@ -108,7 +109,7 @@ fn a_folder_is_ranked_in_every_layout() {
         "--format",
         "markdown",
     ]));
-    assert!(md.contains("| rank | run | value |"), "{md}");
+    assert!(md.contains("| rank | tied rank | run | value |"), "{md}");
 
     let by = scorelens(&[
         "leaderboard",

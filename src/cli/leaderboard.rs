@@ -10,7 +10,7 @@ use super::found::{self, Run as Found};
 use super::{Layout, INPUT_ERROR, OK, USAGE};
 use rayon::prelude::*;
 use scorelens::leaderboard::tables::{default_figure, tables};
-use scorelens::leaderboard::{leaderboard_with, Leaderboard, Replicates};
+use scorelens::leaderboard::{leaderboard_of, Joined, Leaderboard, Replicates};
 use scorelens::runs::Grouping;
 use scorelens::table;
 use scorelens::{BootstrapOptions, Error, Options, Run, Session};
@@ -21,11 +21,19 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// Resamples drawn between two progress lines (on stderr, when it is a terminal).
 const PROGRESS_EVERY: u32 = 25;
 
+/// What the user asked the leaderboard for.
+pub struct Ask<'a> {
+    /// The figure shown (`--by`).
+    pub by: Option<&'a str>,
+    /// How many subsets get a board (`--subsets`), the largest first.
+    pub subsets: usize,
+}
+
 /// Runs `scorelens leaderboard`.
 pub fn run(
     paths: &[PathBuf],
     opts: &Options,
-    by: Option<&str>,
+    ask: Ask,
     boot: BootstrapOptions,
     json: bool,
     layout: Layout,
@@ -74,7 +82,8 @@ pub fn run(
     }
     let done = AtomicU32::new(0);
     let shown = std::io::stderr().is_terminal();
-    let mut l = leaderboard_with(&runs, &boot, |joined, b| {
+    let joined = Joined::with_subsets(&runs, ask.subsets);
+    let mut l = leaderboard_of(joined, &boot, |joined, b| {
         // Each core draws a contiguous range of resamples, handed back in resample order.
         let parts: Vec<Vec<Replicates>> = scorelens::session::spread(b.resamples, |r| {
             let mut parts = Vec::new();
@@ -99,7 +108,7 @@ pub fn run(
         eprintln!("scorelens: the runs share no item id, so there is nothing to rank");
         return INPUT_ERROR;
     }
-    let figure = match by {
+    let figure = match ask.by {
         Some(f) => f.to_string(),
         None => default_figure(&l).unwrap_or_default().to_string(),
     };

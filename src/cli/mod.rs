@@ -116,6 +116,9 @@ enum Command {
         /// Seed of the bootstrap's draws.
         #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
+        /// Subsets (groups) to rank, the largest first: a number, or `all`.
+        #[arg(long, value_name = "N|all", default_value = "50", value_parser = subsets_limit)]
+        subsets: usize,
         /// Print the JSON leaderboard (every figure and subset) and nothing else on stdout.
         #[arg(long, conflicts_with = "format")]
         json: bool,
@@ -229,6 +232,7 @@ pub fn run() -> i32 {
             by,
             bootstrap,
             seed,
+            subsets,
             json,
             format,
         } => {
@@ -240,9 +244,22 @@ pub fn run() -> i32 {
                 resamples: bootstrap,
                 seed,
             };
-            leaderboard::run(&paths, &opts, by.as_deref(), boot, json, format)
+            let ask = leaderboard::Ask {
+                by: by.as_deref(),
+                subsets,
+            };
+            leaderboard::run(&paths, &opts, ask, boot, json, format)
         }
     }
+}
+
+/// `--subsets`: a number of subsets, or `all`.
+fn subsets_limit(s: &str) -> Result<usize, String> {
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(usize::MAX);
+    }
+    s.parse()
+        .map_err(|_| format!("`{s}` is not a number of subsets or `all`"))
 }
 
 fn score(files: &[PathBuf], how: Grouping, opts: Options, json: bool, layout: Layout) -> i32 {

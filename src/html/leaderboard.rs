@@ -101,6 +101,7 @@ fn row(l: &Leaderboard, b: &Board, i: usize, s: &Standing, kind: Kind, page: boo
     Node::new("tr")
         .attr("data-run", s.run.clone())
         .kid(num(s.rank.to_string()))
+        .kid(num(s.tied_rank.to_string()).attr("data-tied-rank", s.tied_rank.to_string()))
         .kid(name.attr("scope", "row"))
         .kid(num(fmt::show(Some(s.value), kind)).attr("data-value", fmt::exact(Some(s.value))))
         .kid(num(interval))
@@ -118,6 +119,7 @@ fn ranking(l: &Leaderboard, b: &Board, page: bool) -> Node {
     };
     let columns = [
         ("rank", true),
+        ("tied rank", true),
         ("run", false),
         (name.as_str(), true),
         ("95% interval", true),

@@ -43,6 +43,7 @@ fn ranking(l: &Leaderboard, b: &Board) -> Table {
             });
             vec![
                 Cell::from(u64::from(s.rank)),
+                Cell::from(u64::from(s.tied_rank)),
                 Cell::from(s.run.clone()),
                 Cell::Num(Some(s.value)),
                 Cell::Num(s.lo),
@@ -56,11 +57,13 @@ fn ranking(l: &Leaderboard, b: &Board) -> Table {
         .collect();
     Table {
         title: format!(
-            "Ranked by {} ({direction} is better) on {} shared items",
+            "Ranked by {} ({direction} is better) on {} shared items; tied rank: 1 + the runs \
+             that differ from it and are better",
             b.figure, l.common
         ),
         columns: [
             "rank",
+            "tied rank",
             "run",
             "value",
             "95% lo",

@@ -340,6 +340,10 @@ fn ranked(state: AppState, seq: u32, now: Ranked) {
 
 /// Asks the worker to rank `runs` named `names` (replacing any leaderboard under way).
 pub fn rank(state: AppState, runs: Vec<u32>, names: Vec<String>, resamples: u32, seed: u64) {
+    // The leaderboard lists its runs by name; the view's run numbers index this order.
+    let mut by_name: Vec<(u32, String)> = runs.into_iter().zip(names).collect();
+    by_name.sort_by(|a, b| a.1.cmp(&b.1));
+    let (runs, names): (Vec<u32>, Vec<String>) = by_name.into_iter().unzip();
     let seq = NEXT_COMPARE.with_borrow_mut(|n| {
         *n += 1;
         *n
