@@ -180,8 +180,13 @@ pub fn leaderboard_of(
             .iter()
             .zip(&joined.shared)
             .map(|(r, s)| {
-                let ids = r.sample.ids().iter().zip(s).filter(|(_, &s)| !s);
-                listed(&r.name, ids.map(|(id, _)| id))
+                // In id order, as everything else here: the file's line order must not matter.
+                let mut ids: Vec<&Box<str>> = (r.sample.ids().iter().zip(s))
+                    .filter(|(_, &s)| !s)
+                    .map(|(id, _)| id)
+                    .collect();
+                ids.sort_unstable();
+                listed(&r.name, ids.into_iter())
             })
             .collect(),
         bootstrap: Settings {

@@ -134,3 +134,136 @@ proptest! {
         }
     }
 }
+
+/// Runs with probabilities (so that Brier, ECE and I/C are ranked too); `answers[r][i]` is the
+/// option run r puts most mass on.
+fn with_probs(groups: &[u8], answers: &[Vec<u8>]) -> Vec<Run> {
+    answers
+        .iter()
+        .enumerate()
+        .map(|(r, given)| {
+            let name = format!("run{r}");
+            let mut body = String::from("{\"scorelens\": 1, \"benchmark\": \"generic\"}\n");
+            for (i, (g, a)) in groups.iter().zip(given).enumerate() {
+                let top = 0.4 + 0.05 * ((i * 7 + r * 3) % 11) as f64;
+                let rest = (1.0 - top) / 2.0;
+                let p: Vec<f64> = (0..3u8).map(|o| if o == *a { top } else { rest }).collect();
+                body += &format!(
+                    r#"{{"id": "i{i}", "type": "choice", "options": ["A", "B", "C"], "gold": "A", "probs": {{"A": {}, "B": {}, "C": {}}}, "group": "g{g}"}}"#,
+                    p[0], p[1], p[2]
+                );
+                body.push('\n');
+            }
+            score_text(&name, &body)
+        })
+        .collect()
+}
+
+/// Two-option runs whose lines come in the order `order` gives: every figure is then a sum of
+/// values exact in binary (0, 1 and -1), so no sum depends on the order it is taken in.
+fn two_options(groups: &[u8], answers: &[Vec<u8>], order: &[usize]) -> Vec<Run> {
+    answers
+        .iter()
+        .enumerate()
+        .map(|(r, given)| {
+            let name = format!("run{r}");
+            let mut body = String::from("{\"scorelens\": 1, \"benchmark\": \"generic\"}\n");
+            for &i in order {
+                let answer = if given[i] == 0 { "A" } else { "B" };
+                body += &format!(
+                    r#"{{"id": "i{i}", "type": "choice", "options": ["A", "B"], "gold": "A", "answer": "{answer}", "group": "g{}"}}"#,
+                    groups[i]
+                );
+                body.push('\n');
+            }
+            score_text(&name, &body)
+        })
+        .collect()
+}
+
+fn score_text(name: &str, body: &str) -> Run {
+    let input = Input {
+        name,
+        bytes: body.as_bytes(),
+    };
+    score_run(name, [input], &Options::default()).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The same files named in any order give the same leaderboard byte for byte: runs, shared
+    /// items, strata, units and subsets are all taken in a canonical order.
+    #[test]
+    fn the_order_of_the_files_does_not_change_a_byte((groups, answers) in runs(), rot in 0usize..5) {
+        let opts = BootstrapOptions { resamples: 60, seed: 11 };
+        let base = with_probs(&groups, &answers);
+        let mut turned = with_probs(&groups, &answers);
+        turned.reverse();
+        let k = rot % turned.len();
+        turned.rotate_left(k);
+        prop_assert_eq!(leaderboard(&base, &opts).to_json(), leaderboard(&turned, &opts).to_json());
+    }
+
+    /// Lines in any order (each file its own order) and files in any order: the same leaderboard
+    /// byte for byte, where no sum depends on its order (see `two_options`).
+    #[test]
+    fn the_order_of_the_lines_does_not_change_a_byte(
+        (groups, answers) in runs(),
+        rot in 0usize..5,
+        seed in any::<u64>(),
+    ) {
+        let opts = BootstrapOptions { resamples: 60, seed: 11 };
+        let items = groups.len();
+        let forward: Vec<usize> = (0..items).collect();
+        let base = leaderboard(&two_options(&groups, &answers, &forward), &opts);
+        let mut x = seed | 1;
+        let mut runs: Vec<Run> = (0..answers.len())
+            .map(|r| {
+                let mut order = forward.clone();
+                for i in (1..items).rev() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    order.swap(i, (x % (i as u64 + 1)) as usize);
+                }
+                two_options(&groups, &answers, &order).swap_remove(r)
+            })
+            .collect();
+        let k = rot % runs.len();
+        runs.rotate_left(k);
+        prop_assert_eq!(base.to_json(), leaderboard(&runs, &opts).to_json());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// `figures_lanes` (the leaderboard's blocks of resamples: prefix sums, both ECEs read off
+    /// them) gives every figure `figures` gives lane by lane, to 1e-12.
+    #[test]
+    fn lanes_give_the_figures_of_each_resample(
+        (groups, answers) in runs(),
+        weights in prop::collection::vec(prop::array::uniform8(0u16..4), 30),
+    ) {
+        use scorelens::metrics::bootstrap::LaneBuf;
+        use scorelens::metrics::lanes::LANES;
+        let runs = with_probs(&groups, &answers);
+        let sample = &runs[0].sample;
+        let w = &weights[..sample.len()];
+        let (mut lanes, mut one) = (Vec::new(), Vec::new());
+        sample.figures_lanes(w, &mut lanes, &mut LaneBuf::default());
+        let names = sample.names().len();
+        prop_assert_eq!(lanes.len(), names * LANES);
+        for k in 0..LANES {
+            let column: Vec<u32> = w.iter().map(|x| u32::from(x[k])).collect();
+            sample.figures(&column, &mut one);
+            for (f, (a, b)) in lanes[k * names..(k + 1) * names].iter().zip(&one).enumerate() {
+                match (a, b) {
+                    (Some(a), Some(b)) => prop_assert!((a - b).abs() <= 1e-12, "{} lane {}: {} vs {}", f, k, a, b),
+                    _ => prop_assert_eq!(a.is_some(), b.is_some(), "{} lane {}", f, k),
+                }
+            }
+        }
+    }
+}

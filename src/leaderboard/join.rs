@@ -8,7 +8,8 @@
 //! by name.
 
 use crate::compare::Run;
-use crate::metrics::bootstrap::{BootstrapOptions, Resampler, MIN_STRATUM};
+use crate::metrics::bootstrap::{BootstrapOptions, LaneBuf, Resampler, MIN_STRATUM};
+use crate::metrics::lanes::{add_scaled, lanes, Weights, LANES};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -209,7 +210,8 @@ impl<'r> Joined<'r> {
         out
     }
 
-    /// Every run's values in paired resamples `range` (of `opts.resamples`).
+    /// Every run's values in paired resamples `range` (of `opts.resamples`), drawn `LANES` at a
+    /// time: one pass over a run's records serves the whole block (`Sample::figures_lanes`).
     pub fn draws(&self, opts: &BootstrapOptions, range: Range<u32>) -> Replicates {
         let mut values = Vec::new();
         if self.common() == 0 {
@@ -217,10 +219,94 @@ impl<'r> Joined<'r> {
         }
         let mut draws = Resampler::new(self.strata.clone(), self.units(), opts.seed);
         let mut buf = Buffers::default();
-        for b in range {
-            self.evaluate(draws.draw(b), &mut buf, &mut values);
+        let mut b = range.start;
+        while b < range.end {
+            let used = (range.end - b).min(LANES as u32) as usize;
+            buf.shared.clear();
+            buf.shared.resize(self.unit_of.len(), [0; LANES]);
+            let mut fits = true;
+            for k in 0..used {
+                let counts = draws.draw(b + k as u32);
+                for (w, &u) in buf.shared.iter_mut().zip(&self.unit_of) {
+                    let c = counts.get(u as usize).copied().unwrap_or(0);
+                    fits &= c <= u32::from(u16::MAX);
+                    if let Some(slot) = w.get_mut(k) {
+                        *slot = c as u16;
+                    }
+                }
+            }
+            if fits {
+                self.evaluate_lanes(used, &mut buf, &mut values);
+            } else {
+                // A unit drawn more than 65,535 times in one resample (a stratum of that many
+                // units): those resamples are evaluated one by one, with whole counts.
+                for k in 0..used {
+                    let counts = draws.draw(b + k as u32).to_vec();
+                    self.evaluate(&counts, &mut buf, &mut values);
+                }
+            }
+            b += used as u32;
         }
         Replicates { values }
+    }
+
+    /// `evaluate` for the first `used` lanes of the block in `buf.shared`, resample by resample.
+    fn evaluate_lanes(&self, used: usize, buf: &mut Buffers, out: &mut Vec<f64>) {
+        let n = self.runs.len();
+        let cols = self.columns();
+        let start = out.len();
+        out.resize(start + used * cols * n, f64::NAN);
+        let block = &mut out[start..];
+        let mut sums = vec![([0.0; LANES], [0.0; LANES]); self.subsets.len()];
+        for (r, run) in self.runs.iter().enumerate() {
+            let idx = self.index.get(r).map(Vec::as_slice).unwrap_or_default();
+            buf.lanes.clear();
+            buf.lanes.resize(run.sample.len(), [0; LANES]);
+            for (&j, w) in idx.iter().zip(&buf.shared) {
+                if let Some(slot) = buf.lanes.get_mut(j) {
+                    *slot = *w;
+                }
+            }
+            run.sample
+                .figures_lanes(&buf.lanes, &mut buf.figures, &mut buf.lane_buf);
+            let names = buf.figures.len() / LANES;
+            for k in 0..used {
+                for (c, (_, at)) in self.figures.iter().enumerate() {
+                    let v = at
+                        .get(r)
+                        .and_then(|&a| buf.figures.get(k * names + a).copied().flatten());
+                    if let Some(slot) = block.get_mut((k * cols + c) * n + r) {
+                        *slot = v.unwrap_or(f64::NAN);
+                    }
+                }
+            }
+            if self.subsets.is_empty() {
+                continue;
+            }
+            sums.iter_mut()
+                .for_each(|s| *s = ([0.0; LANES], [0.0; LANES]));
+            let credits = run.sample.credits();
+            for ((&j, w), &g) in idx.iter().zip(&buf.shared).zip(&self.subset_of) {
+                if let Some((sum, count)) = sums.get_mut(g as usize) {
+                    let w = lanes(w);
+                    add_scaled(sum, &w, credits.get(j).copied().unwrap_or(0.0));
+                    add_scaled(count, &w, 1.0);
+                }
+            }
+            for (g, (sum, count)) in sums.iter().enumerate() {
+                for k in 0..used {
+                    let v = if count[k] > 0.0 {
+                        sum[k] / count[k]
+                    } else {
+                        f64::NAN
+                    };
+                    let c = self.figures.len() + g;
+                    if let Some(slot) = block.get_mut((k * cols + c) * n + r) {
+                        *slot = v;
+                    }
+                }
+            }
+        }
     }
 
     /// Per shared item, the values of figure `k` (an index into `figures`) for run `r`, as
@@ -348,4 +434,8 @@ struct Buffers {
     weights: Vec<u32>,
     figures: Vec<Option<f64>>,
     sums: Vec<(f64, u64)>,
+    /// A block's weights per shared item, and per item of the run at hand.
+    shared: Vec<Weights>,
+    lanes: Vec<Weights>,
+    lane_buf: LaneBuf,
 }

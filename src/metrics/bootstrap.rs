@@ -14,6 +14,7 @@
 pub use super::bootstrap_design::{ClusterOf, Design, Resampler, Strata, MIN_STRATUM};
 pub use super::bootstrap_intervals::{BootstrapIntervals, FigureInterval};
 use super::groups::NO_GROUP;
+use super::lanes::{self, Weights, LANES};
 use super::ordered::Ordered;
 use super::outcome::outcome;
 use crate::items::Item;
@@ -63,6 +64,15 @@ pub trait Replay: fmt::Debug + Send + Sync {
     /// means, I, C, sections). Paired tests of means use it in place of the bootstrap.
     fn item_values(&self, _figure: usize, _out: &mut Vec<f64>) -> bool {
         false
+    }
+    /// `figures` for `LANES` resamples at once, item i counted `weights[i][k]` times in lane k:
+    /// appends lane 0's figures, then lane 1's, and so on. The default takes each lane in turn.
+    fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
+        let mut column = Vec::with_capacity(weights.len());
+        for k in 0..LANES {
+            lanes::column(weights, k, &mut column);
+            self.figures(&column, out);
+        }
     }
 }
 
@@ -195,6 +205,28 @@ impl Sample {
         false
     }
 
+    /// `figures` for `LANES` resamples at once (`Replay::figures_lanes`): lane 0's figures, then
+    /// lane 1's, and so on, each in `names` order.
+    pub fn figures_lanes(
+        &self,
+        weights: &[Weights],
+        out: &mut Vec<Option<f64>>,
+        buf: &mut LaneBuf,
+    ) {
+        out.clear();
+        buf.parts.resize_with(self.replays.len(), Vec::new);
+        for (r, part) in self.replays.iter().zip(&mut buf.parts) {
+            part.clear();
+            r.figures_lanes(weights, part);
+        }
+        for k in 0..LANES {
+            for part in &buf.parts {
+                let n = part.len() / LANES;
+                out.extend(part.iter().skip(k * n).take(n));
+            }
+        }
+    }
+
     /// Every figure with item i counted `weights[i]` times.
     pub fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
         out.clear();
@@ -293,6 +325,12 @@ impl Sample {
             figures: Ordered(figures),
         }
     }
+}
+
+/// Scratch space for `Sample::figures_lanes`: each replay's lanes before they are interleaved.
+#[derive(Debug, Default)]
+pub struct LaneBuf {
+    parts: Vec<Vec<Option<f64>>>,
 }
 
 /// Resampled figures of a range of resamples (see `Sample::draws`).

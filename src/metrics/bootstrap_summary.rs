@@ -11,9 +11,10 @@
 use super::accuracy::Accuracy;
 use super::bootstrap::Replay;
 use super::calibration::{Calibration, CalibrationPart, OutsideMass};
-use super::ece::EqualWidth;
+use super::ece::{bin_of, EqualWidth, BINS as WIDTH_BINS};
 use super::ece_em::ece_weighted;
 use super::groups::NO_GROUP;
+use super::lanes::Weights;
 use super::outcome::{outcome, Outcome};
 use super::ranks::order_key;
 use crate::items::{Item, Mode};
@@ -48,6 +49,10 @@ struct Track {
     sorted: Vec<(f64, bool)>,
     /// The item of each part, compactly, for gathering the weights.
     order: Vec<u32>,
+    /// The confidences of `sorted` alone, and where each equal-width bin starts among them (the
+    /// bins are runs of the sorted order): for `figures_lanes`.
+    values: Vec<f64>,
+    width_at: [usize; WIDTH_BINS + 1],
 }
 
 /// One item's accuracy record: its outcome, group and outside mass (NaN when unknown).
@@ -57,6 +62,8 @@ struct Record {
     group: u32,
     outside: f64,
 }
+
+mod lanes;
 
 /// Compact records for the general figures.
 #[derive(Debug, Clone)]
@@ -75,6 +82,8 @@ impl Default for SummaryReplay {
             parts: Vec::new(),
             sorted: Vec::new(),
             order: Vec::new(),
+            values: Vec::new(),
+            width_at: [0; WIDTH_BINS + 1],
         };
         SummaryReplay {
             records: Vec::new(),
@@ -137,6 +146,10 @@ impl Replay for SummaryReplay {
                 .map(|(_, p)| (p.confidence, p.correct))
                 .collect();
             t.order = t.parts.iter().map(|(i, _)| *i).collect();
+            t.values = t.sorted.iter().map(|&(v, _)| v).collect();
+            for (b, at) in t.width_at.iter_mut().enumerate() {
+                *at = t.values.partition_point(|&v| bin_of(v) < b);
+            }
         }
     }
 
@@ -176,6 +189,10 @@ impl Replay for SummaryReplay {
             }
             _ => false,
         }
+    }
+
+    fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
+        self.lanes(weights, out);
     }
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {

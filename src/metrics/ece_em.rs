@@ -242,6 +242,60 @@ pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
     Some(ece_of(&sums, n))
 }
 
+/// `ece_weighted` from running sums over the values in ascending order, for the bootstrap's
+/// lanes: `prefix(j)` is (Σ times, Σ times × value, Σ times × correct) over the first j values,
+/// for j in 0..=len. A bin is a run of sorted positions, so its sums are two prefixes apart, and
+/// the value at an expanded position is found by bisection: no pass over the items per resample.
+pub fn ece_prefix(values: &[f64], prefix: impl Fn(usize) -> (u64, f64, u64)) -> Option<f64> {
+    let len = values.len();
+    let n = prefix(len).0;
+    if n == 0 {
+        return None;
+    }
+    // The value at expanded position `pos`: the first j whose copies reach past it.
+    let value_at = |pos: u64| -> Option<f64> {
+        let (mut lo, mut hi) = (0usize, len);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if prefix(mid + 1).0 <= pos {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        values.get(lo).copied()
+    };
+    let pairs = chunk_ends(n)
+        .into_iter()
+        .map(|end| {
+            (
+                value_at(end).unwrap_or(1.0),
+                value_at(end + 1).unwrap_or(1.0),
+            )
+        })
+        .collect();
+    let edges = edges_between(pairs);
+    let last = edges.len() - 1;
+    let mut sums = Vec::with_capacity(edges.len());
+    let mut from = prefix(0);
+    for (b, &e) in edges.iter().enumerate() {
+        // A value belongs to the first bin whose edge is >= it (the last bin takes the rest).
+        let end = if b == last {
+            len
+        } else {
+            values.partition_point(|&v| v <= e)
+        };
+        let to = prefix(end);
+        sums.push((
+            to.0.saturating_sub(from.0),
+            to.1 - from.1,
+            to.2.saturating_sub(from.2),
+        ));
+        from = to;
+    }
+    Some(ece_of(&sums, n))
+}
+
 /// SPEC §4's ECE from the bins' sums over `n` items: sum over filled bins of
 /// (n_b / N) |mean confidence_b - accuracy_b|.
 fn ece_of(sums: &[BinSums], n: u64) -> f64 {

@@ -22,6 +22,7 @@ pub mod ic_cells;
 pub mod ic_figures;
 pub mod ic_types;
 pub mod intervals;
+pub mod lanes;
 pub mod mcnemar;
 pub mod multi;
 pub mod ordered;

@@ -1,0 +1,46 @@
+//! Several resamples at once: item weights as `LANES` lanes, one per resample, so that one pass
+//! over a run's records updates every lane with the same loads (and the compiler's vector units).
+//! The leaderboard draws its resamples in blocks of `LANES` through `Replay::figures_lanes`.
+
+/// Resamples a block holds.
+pub const LANES: usize = 8;
+
+/// One value per resample of a block.
+pub type Lanes = [f64; LANES];
+
+/// An item's count in each resample of a block. 16 bits, so that a run's weights (16 bytes an
+/// item) stay in a core's cache while a pass reads them in another order than theirs (the
+/// confidence order); a block with a count past `u16::MAX` is drawn lane by lane instead.
+pub type Weights = [u16; LANES];
+
+/// The weights as numbers.
+#[inline]
+pub fn lanes(w: &Weights) -> Lanes {
+    w.map(f64::from)
+}
+
+/// acc += w × x, lane by lane.
+#[inline]
+pub fn add_scaled(acc: &mut Lanes, w: &Lanes, x: f64) {
+    for (a, &w) in acc.iter_mut().zip(w) {
+        *a += w * x;
+    }
+}
+
+/// acc += w, lane by lane.
+#[inline]
+pub fn add(acc: &mut Lanes, w: &Lanes) {
+    for (a, &w) in acc.iter_mut().zip(w) {
+        *a += w;
+    }
+}
+
+/// Lane `k` of every item's weights (for a replay without a lane kernel).
+pub fn column(weights: &[Weights], k: usize, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(
+        weights
+            .iter()
+            .map(|w| u32::from(w.get(k).copied().unwrap_or(0))),
+    );
+}
