@@ -15,7 +15,6 @@
 
 use crate::compare::{listed, OnlyIn, Run, RunSummary};
 use crate::metrics::bootstrap::{BootstrapOptions, LEVEL};
-use crate::metrics::mcnemar::McNemar;
 use serde::{Deserialize, Serialize};
 
 mod boards;
@@ -225,26 +224,6 @@ fn profile_notes(runs: &[&Run]) -> Vec<String> {
             )
         })
         .collect()
-}
-
-/// McNemar's table of runs a and b on the shared items `which` selects.
-fn mcnemar(j: &Joined, a: usize, b: usize, which: impl Fn(usize) -> bool) -> McNemar {
-    let mut t = McNemar::default();
-    let (Some(ia), Some(ib)) = (j.index.get(a), j.index.get(b)) else {
-        return t;
-    };
-    let (ca, cb) = match (j.runs.get(a), j.runs.get(b)) {
-        (Some(x), Some(y)) => (x.sample.credits(), y.sample.credits()),
-        _ => return t,
-    };
-    for (s, (&x, &y)) in ia.iter().zip(ib).enumerate() {
-        if which(s) {
-            if let (Some(&x), Some(&y)) = (ca.get(x), cb.get(y)) {
-                t.add(x, y);
-            }
-        }
-    }
-    t
 }
 
 impl Leaderboard {

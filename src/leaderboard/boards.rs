@@ -4,178 +4,66 @@ use super::join::Joined;
 use super::paired_z::{se, Design, Influence, Scratch};
 use super::pairs::{adjust, own_interval, pair, Test};
 use super::rank::{competition, Better, RankCounts};
-use super::{mcnemar, Board, Standing};
+use super::{Board, Standing};
+use crate::metrics::mcnemar::McNemar;
 
 /// The figure every run has whose `metrics.accuracy` pairs McNemar's test decides.
 const ACCURACY: &str = "metrics.accuracy";
+
+/// What the boards share: the point estimates, the replicates, the design and each run's
+/// credits over the shared items.
+struct Context<'a, 'r> {
+    j: &'a Joined<'r>,
+    values: &'a [f64],
+    point: Vec<f64>,
+    resamples: usize,
+    design: Design<'a>,
+    credits: Vec<Vec<f64>>,
+    /// Each subset's shared items.
+    members: Vec<Vec<u32>>,
+}
+
+/// One column's outcome.
+enum Column {
+    Figure(Board),
+    Subset(Board),
+    /// Left out, with a note (or silently, for a subset).
+    Out(Option<String>),
+}
 
 /// The boards of the headline figures and of the subsets, and notes on figures left out.
 pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String>) {
     let n = j.runs.len();
     let cols = j.columns();
-    let point = j.point();
-    let resamples = values.len().checked_div(cols * n).unwrap_or(0);
-    // values at (b, column, run).
-    let at = |b: usize, k: usize, r: usize| values.get((b * cols + k) * n + r).copied();
-    // One column at a time, run by run (run r's resamples contiguous): the pairs read two runs'
-    // rows front to back instead of striding across every column of every resample.
-    let mut by_run = vec![f64::NAN; n * resamples];
-    let mut notes = Vec::new();
-    let mut figures = Vec::new();
-    let mut subsets = Vec::new();
-    let design = Design::new(&j.unit_of, &j.strata);
-    let mut scratch = Scratch::default();
-    let credits: Vec<Vec<f64>> = (0..n).map(|r| j.credits(r)).collect();
     let mut members: Vec<Vec<u32>> = vec![Vec::new(); j.subsets.len()];
     for (s, &g) in j.subset_of.iter().enumerate() {
         if let Some(list) = members.get_mut(g as usize) {
             list.push(s as u32);
         }
     }
-    for k in 0..cols {
-        let (name, subset) = match j.figures.get(k) {
-            Some((name, _)) => (name.clone(), None),
-            None => {
-                let g = k - j.figures.len();
-                let s = j.subsets.get(g).cloned().unwrap_or_default();
-                (format!("subsets.{s}.accuracy"), Some(g as u32))
-            }
-        };
-        let points: Vec<f64> = (0..n)
-            .map(|r| point.get(k * n + r).copied().unwrap_or(f64::NAN))
-            .collect();
-        if let Some(r) = points.iter().position(|v| v.is_nan()) {
-            // A figure no resample could rank fairly: some run has no value at all.
-            if subset.is_none() && points.iter().any(|v| !v.is_nan()) {
-                let run = j.runs.get(r).map_or("", |x| x.name.as_str());
-                notes.push(format!("{name} is left out: {run} has no value for it"));
-            }
-            continue;
-        }
-        let better = if subset.is_some() {
-            Better::Higher
-        } else {
-            Better::of(&name)
-        };
-        for b in 0..resamples {
-            for r in 0..n {
-                if let Some(slot) = by_run.get_mut(r * resamples + b) {
-                    *slot = at(b, k, r).unwrap_or(f64::NAN);
-                }
-            }
-        }
-        let row_of = |r: usize| {
-            by_run
-                .get(r * resamples..(r + 1) * resamples)
-                .unwrap_or_default()
-        };
-        // Ranks in every resample.
-        let mut counts = vec![RankCounts::new(n); n];
-        let (mut order, mut ranks, mut row) = (Vec::new(), Vec::new(), Vec::with_capacity(n));
-        for b in 0..resamples {
-            row.clear();
-            row.extend((0..n).map(|r| at(b, k, r).unwrap_or(f64::NAN)));
-            competition(&row, better, &mut order, &mut ranks);
-            for (c, &rank) in counts.iter_mut().zip(&ranks) {
-                c.add(rank);
-            }
-        }
-        competition(&points, better, &mut order, &mut ranks);
-        let mut standings: Vec<Standing> = (0..n)
-            .map(|r| {
-                let (lo, hi, undefined) = own_interval(row_of(r).iter().copied());
-                let s = counts.get(r).and_then(RankCounts::summary);
-                let rank = ranks.get(r).copied().unwrap_or(0);
-                Standing {
-                    run: j.runs.get(r).map(|x| x.name.clone()).unwrap_or_default(),
-                    value: points.get(r).copied().unwrap_or(f64::NAN),
-                    lo,
-                    hi,
-                    rank,
-                    tied_rank: rank,
-                    rank_median: s.map_or(rank, |s| s.median),
-                    rank_lo: s.map_or(rank, |s| s.lo),
-                    rank_hi: s.map_or(rank, |s| s.hi),
-                    undefined,
-                }
-            })
-            .collect();
-        // Each run's influence values when the figure is a mean of item values (a subset's
-        // accuracy is the mean credit of its items): the pairs' CLT standard errors.
-        let items = subset
-            .and_then(|g| members.get(g as usize))
-            .map(Vec::as_slice);
-        let influence: Option<Vec<Influence>> = match subset {
-            Some(g) => credits
-                .iter()
-                .map(|c| {
-                    let own: Vec<f64> = c
-                        .iter()
-                        .zip(&j.subset_of)
-                        .map(|(&v, &s)| if s == g { v } else { f64::NAN })
-                        .collect();
-                    Influence::of(&own)
-                })
-                .collect(),
-            None => (0..n)
-                .map(|r| j.item_values(k, r).and_then(|v| Influence::of(&v)))
-                .collect(),
-        };
-        let accuracy = subset.is_some() || name == ACCURACY;
-        let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
-        for a in 0..n {
-            for b in a + 1..n {
-                let se = match (&influence, subset) {
-                    (Some(inf), _) => match (inf.get(a), inf.get(b)) {
-                        (Some(x), Some(y)) => Some(se(x, y, items, &design, &mut scratch)),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                let test = match (se, accuracy) {
-                    (Some(se), true) => {
-                        let t = match subset {
-                            Some(g) => mcnemar(j, a, b, |s| j.subset_of.get(s) == Some(&g)),
-                            None => mcnemar(j, a, b, |_| true),
-                        };
-                        // Fractional credits (best-of-n ties, judges' half points) are not 0/1:
-                        // the z-test takes them whole, where McNemar's would leave them out.
-                        if t.not_binary == 0 {
-                            Test::McNemar(t, se)
-                        } else {
-                            Test::PairedZ(se)
-                        }
-                    }
-                    (Some(se), false) => Test::PairedZ(se),
-                    (None, _) => Test::BootstrapZ,
-                };
-                let names = (
-                    standings.get(a).map_or("", |s| s.run.as_str()),
-                    standings.get(b).map_or("", |s| s.run.as_str()),
-                );
-                let pv = (
-                    points.get(a).copied().unwrap_or(f64::NAN),
-                    points.get(b).copied().unwrap_or(f64::NAN),
-                );
-                let both = row_of(a).iter().copied().zip(row_of(b).iter().copied());
-                pairs.push(pair(names, pv, both, test, better));
-            }
-        }
-        if subset.is_none() {
-            adjust(pairs.iter_mut());
-        }
-        // Best first; ties keep the runs' order (a stable sort).
-        standings.sort_by_key(|s| s.rank);
-        let board = Board {
-            figure: name,
-            higher_is_better: better == Better::Higher,
-            standings,
-            pairs,
-            leader: None,
-        };
-        match subset {
-            Some(_) => subsets.push(board),
-            None => figures.push(board),
+    let cx = Context {
+        j,
+        values,
+        point: j.point(),
+        resamples: values.len().checked_div(cols * n).unwrap_or(0),
+        design: Design::new(&j.unit_of, &j.strata),
+        credits: (0..n).map(|r| j.credits(r)).collect(),
+        members,
+    };
+    // Each column is independent of the others: on every core natively, in turn in wasm.
+    #[cfg(not(target_arch = "wasm32"))]
+    let columns: Vec<Column> = {
+        use rayon::prelude::*;
+        (0..cols).into_par_iter().map(|k| column(&cx, k)).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let columns: Vec<Column> = (0..cols).map(|k| column(&cx, k)).collect();
+    let (mut figures, mut subsets, mut notes) = (Vec::new(), Vec::new(), Vec::new());
+    for c in columns {
+        match c {
+            Column::Figure(b) => figures.push(b),
+            Column::Subset(b) => subsets.push(b),
+            Column::Out(note) => notes.extend(note),
         }
     }
     // One family for every subset's pairs: "leads on subset X" must survive the number of subsets.
@@ -185,6 +73,184 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
         tied_ranks(b);
     }
     (figures, subsets, notes)
+}
+
+/// Column k's board: its standings (values, intervals, ranks) and pairs (tests before the
+/// subsets' common adjustment).
+fn column(cx: &Context, k: usize) -> Column {
+    let j = cx.j;
+    let n = j.runs.len();
+    let cols = j.columns();
+    let resamples = cx.resamples;
+    // values at (b, column, run).
+    let at = |b: usize, r: usize| cx.values.get((b * cols + k) * n + r).copied();
+    let (name, subset) = match j.figures.get(k) {
+        Some((name, _)) => (name.clone(), None),
+        None => {
+            let g = k - j.figures.len();
+            let s = j.subsets.get(g).cloned().unwrap_or_default();
+            (format!("subsets.{s}.accuracy"), Some(g as u32))
+        }
+    };
+    let points: Vec<f64> = (0..n)
+        .map(|r| cx.point.get(k * n + r).copied().unwrap_or(f64::NAN))
+        .collect();
+    if let Some(r) = points.iter().position(|v| v.is_nan()) {
+        // A figure no resample could rank fairly: some run has no value at all.
+        if subset.is_none() && points.iter().any(|v| !v.is_nan()) {
+            let run = j.runs.get(r).map_or("", |x| x.name.as_str());
+            return Column::Out(Some(format!(
+                "{name} is left out: {run} has no value for it"
+            )));
+        }
+        return Column::Out(None);
+    }
+    let better = if subset.is_some() {
+        Better::Higher
+    } else {
+        Better::of(&name)
+    };
+    // Run by run (run r's resamples contiguous): the pairs read two runs' rows front to back
+    // instead of striding across every column of every resample.
+    let mut by_run = vec![f64::NAN; n * resamples];
+    for b in 0..resamples {
+        for r in 0..n {
+            if let Some(slot) = by_run.get_mut(r * resamples + b) {
+                *slot = at(b, r).unwrap_or(f64::NAN);
+            }
+        }
+    }
+    let row_of = |r: usize| {
+        by_run
+            .get(r * resamples..(r + 1) * resamples)
+            .unwrap_or_default()
+    };
+    // Ranks in every resample.
+    let mut counts = vec![RankCounts::new(n); n];
+    let (mut order, mut ranks, mut row) = (Vec::new(), Vec::new(), Vec::with_capacity(n));
+    for b in 0..resamples {
+        row.clear();
+        row.extend((0..n).map(|r| at(b, r).unwrap_or(f64::NAN)));
+        competition(&row, better, &mut order, &mut ranks);
+        for (c, &rank) in counts.iter_mut().zip(&ranks) {
+            c.add(rank);
+        }
+    }
+    competition(&points, better, &mut order, &mut ranks);
+    let mut standings: Vec<Standing> = (0..n)
+        .map(|r| {
+            let (lo, hi, undefined) = own_interval(row_of(r).iter().copied());
+            let s = counts.get(r).and_then(RankCounts::summary);
+            let rank = ranks.get(r).copied().unwrap_or(0);
+            Standing {
+                run: j.runs.get(r).map(|x| x.name.clone()).unwrap_or_default(),
+                value: points.get(r).copied().unwrap_or(f64::NAN),
+                lo,
+                hi,
+                rank,
+                tied_rank: rank,
+                rank_median: s.map_or(rank, |s| s.median),
+                rank_lo: s.map_or(rank, |s| s.lo),
+                rank_hi: s.map_or(rank, |s| s.hi),
+                undefined,
+            }
+        })
+        .collect();
+    // Each run's influence values when the figure is a mean of item values (a subset's
+    // accuracy is the mean credit of its items): the pairs' CLT standard errors.
+    let items = subset
+        .and_then(|g| cx.members.get(g as usize))
+        .map(Vec::as_slice);
+    let influence: Option<Vec<Influence>> = match subset {
+        Some(g) => cx
+            .credits
+            .iter()
+            .map(|c| {
+                let own: Vec<f64> = c
+                    .iter()
+                    .zip(&j.subset_of)
+                    .map(|(&v, &s)| if s == g { v } else { f64::NAN })
+                    .collect();
+                Influence::of(&own)
+            })
+            .collect(),
+        None => (0..n)
+            .map(|r| j.item_values(k, r).and_then(|v| Influence::of(&v)))
+            .collect(),
+    };
+    let accuracy = subset.is_some() || name == ACCURACY;
+    let mut scratch = Scratch::default();
+    let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
+    for a in 0..n {
+        for b in a + 1..n {
+            let se = match &influence {
+                Some(inf) => match (inf.get(a), inf.get(b)) {
+                    (Some(x), Some(y)) => Some(se(x, y, items, &cx.design, &mut scratch)),
+                    _ => None,
+                },
+                None => None,
+            };
+            let test = match (se, accuracy) {
+                (Some(se), true) => {
+                    let t = mcnemar(&cx.credits, a, b, items);
+                    // Fractional credits (best-of-n ties, judges' half points) are not 0/1:
+                    // the z-test takes them whole, where McNemar's would leave them out.
+                    if t.not_binary == 0 {
+                        Test::McNemar(t, se)
+                    } else {
+                        Test::PairedZ(se)
+                    }
+                }
+                (Some(se), false) => Test::PairedZ(se),
+                (None, _) => Test::BootstrapZ,
+            };
+            let names = (
+                standings.get(a).map_or("", |s| s.run.as_str()),
+                standings.get(b).map_or("", |s| s.run.as_str()),
+            );
+            let pv = (
+                points.get(a).copied().unwrap_or(f64::NAN),
+                points.get(b).copied().unwrap_or(f64::NAN),
+            );
+            let both = row_of(a).iter().copied().zip(row_of(b).iter().copied());
+            pairs.push(pair(names, pv, both, test, better));
+        }
+    }
+    if subset.is_none() {
+        adjust(pairs.iter_mut());
+    }
+    // Best first; ties keep the runs' order (a stable sort).
+    standings.sort_by_key(|s| s.rank);
+    let board = Board {
+        figure: name,
+        higher_is_better: better == Better::Higher,
+        standings,
+        pairs,
+        leader: None,
+    };
+    match subset {
+        Some(_) => Column::Subset(board),
+        None => Column::Figure(board),
+    }
+}
+
+/// McNemar's table of runs a and b on the shared items `items` (all when `None`), from each
+/// run's credits over the shared items.
+fn mcnemar(credits: &[Vec<f64>], a: usize, b: usize, items: Option<&[u32]>) -> McNemar {
+    let mut t = McNemar::default();
+    let (Some(ca), Some(cb)) = (credits.get(a), credits.get(b)) else {
+        return t;
+    };
+    let mut add = |s: usize| {
+        if let (Some(&x), Some(&y)) = (ca.get(s), cb.get(s)) {
+            t.add(x, y);
+        }
+    };
+    match items {
+        Some(list) => list.iter().for_each(|&s| add(s as usize)),
+        None => (0..ca.len()).for_each(add),
+    }
+    t
 }
 
 /// Each run's tied rank: 1 + the runs that differ from it and are better.

@@ -5,7 +5,7 @@
 use super::paired_z::{bootstrap_se, p_value};
 use super::rank::Better;
 use super::PairDiff;
-use crate::metrics::bootstrap::{interval, quantile, LEVEL};
+use crate::metrics::bootstrap::{quantile_unsorted, LEVEL};
 use crate::metrics::mcnemar::McNemar;
 
 /// Which test decides a pair.
@@ -28,15 +28,11 @@ pub fn pair(
     test: Test,
     better: Better,
 ) -> PairDiff {
-    let mut diffs = Vec::new();
-    let mut undefined = 0u32;
-    for (x, y) in values {
-        if x.is_nan() || y.is_nan() {
-            undefined += 1;
-        } else {
-            diffs.push(x - y);
-        }
-    }
+    // Resamples where either value is undefined are left out.
+    let mut diffs: Vec<f64> = values
+        .filter(|(x, y)| !x.is_nan() && !y.is_nan())
+        .map(|(x, y)| x - y)
+        .collect();
     let delta = points.0 - points.1;
     let (test, se, p) = match test {
         Test::McNemar(t, se) => match t.finish().p_value {
@@ -49,13 +45,13 @@ pub fn pair(
             ("bootstrap-z", se, p_value(delta, se))
         }
     };
-    let f = interval(delta, diffs, undefined);
+    let (lo, hi) = percentiles(&mut diffs);
     PairDiff {
         a: names.0.to_string(),
         b: names.1.to_string(),
         delta,
-        lo: f.as_ref().map(|f| f.lo),
-        hi: f.as_ref().map(|f| f.hi),
+        lo,
+        hi,
         better: if better.beats(points.0, points.1) {
             Some(names.0.to_string())
         } else if better.beats(points.1, points.0) {
@@ -83,6 +79,18 @@ pub fn adjust<'a>(family: impl Iterator<Item = &'a mut PairDiff>) {
     }
 }
 
+/// The central `LEVEL` percentile interval of `values` (reordered); none without values.
+fn percentiles(values: &mut [f64]) -> (Option<f64>, Option<f64>) {
+    if values.is_empty() {
+        return (None, None);
+    }
+    let alpha = 1.0 - LEVEL;
+    (
+        Some(quantile_unsorted(values, alpha / 2.0)),
+        Some(quantile_unsorted(values, 1.0 - alpha / 2.0)),
+    )
+}
+
 /// The percentile interval of a run's own resampled values (`NaN` dropped).
 pub fn own_interval(values: impl Iterator<Item = f64>) -> (Option<f64>, Option<f64>, u32) {
     let mut list = Vec::new();
@@ -94,14 +102,6 @@ pub fn own_interval(values: impl Iterator<Item = f64>) -> (Option<f64>, Option<f
             list.push(v);
         }
     }
-    list.sort_unstable_by(f64::total_cmp);
-    if list.is_empty() {
-        return (None, None, undefined);
-    }
-    let alpha = 1.0 - LEVEL;
-    (
-        Some(quantile(&list, alpha / 2.0)),
-        Some(quantile(&list, 1.0 - alpha / 2.0)),
-        undefined,
-    )
+    let (lo, hi) = percentiles(&mut list);
+    (lo, hi, undefined)
 }
