@@ -78,12 +78,23 @@ fn runs() -> (Vec<Run>, Vec<Vec<usize>>) {
         names.push(format!("skill-{k}"));
         answered.push(answers(accuracy, 7 + k as u64));
     }
-    let runs = names.iter().zip(&answered).map(|(n, a)| run(n, a)).collect();
+    let runs = names
+        .iter()
+        .zip(&answered)
+        .map(|(n, a)| run(n, a))
+        .collect();
     (runs, answered)
 }
 
-fn pair<'a>(l: &'a Leaderboard, figure: &str, a: &str, b: &str) -> &'a scorelens::leaderboard::PairDiff {
-    let board = l.board(figure).unwrap_or_else(|| panic!("{figure}: no board"));
+fn pair<'a>(
+    l: &'a Leaderboard,
+    figure: &str,
+    a: &str,
+    b: &str,
+) -> &'a scorelens::leaderboard::PairDiff {
+    let board = l
+        .board(figure)
+        .unwrap_or_else(|| panic!("{figure}: no board"));
     board
         .pairs
         .iter()
@@ -94,7 +105,13 @@ fn pair<'a>(l: &'a Leaderboard, figure: &str, a: &str, b: &str) -> &'a scorelens
 #[test]
 fn far_apart_runs_differ_on_every_figure_and_identical_runs_never_do() {
     let (runs, answered) = runs();
-    let l = leaderboard(&runs, &BootstrapOptions { resamples: 500, seed: 3 });
+    let l = leaderboard(
+        &runs,
+        &BootstrapOptions {
+            resamples: 500,
+            seed: 3,
+        },
+    );
     assert_eq!(l.common, ITEMS as u64);
     // The bootstrap-tested figures: far apart on each (ECE 0.40 against 0.25, accuracy 0.30
     // against 0.95), they must differ after Holm over all 66 pairs.
@@ -124,8 +141,16 @@ fn far_apart_runs_differ_on_every_figure_and_identical_runs_never_do() {
     // Three copies of one file: every pair of them, on every figure, p = 1 and no difference.
     let mut checked = 0;
     for b in l.figures.iter().chain(&l.subsets) {
-        for p in b.pairs.iter().filter(|p| p.a.starts_with("same") && p.b.starts_with("same")) {
-            assert!(!p.differs && p.p_value == 1.0 && p.delta == 0.0, "{}: {p:?}", b.figure);
+        for p in b
+            .pairs
+            .iter()
+            .filter(|p| p.a.starts_with("same") && p.b.starts_with("same"))
+        {
+            assert!(
+                !p.differs && p.p_value == 1.0 && p.delta == 0.0,
+                "{}: {p:?}",
+                b.figure
+            );
             checked += 1;
         }
         let tied: Vec<u32> = b
@@ -134,7 +159,11 @@ fn far_apart_runs_differ_on_every_figure_and_identical_runs_never_do() {
             .filter(|s| s.run.starts_with("same"))
             .map(|s| s.tied_rank)
             .collect();
-        assert!(tied.windows(2).all(|w| w[0] == w[1]), "{}: {tied:?}", b.figure);
+        assert!(
+            tied.windows(2).all(|w| w[0] == w[1]),
+            "{}: {tied:?}",
+            b.figure
+        );
     }
     assert!(checked >= 3 * 20, "{checked}");
     // Tied ranks agree with "differs": the best run on accuracy differs from every other.
@@ -172,7 +201,10 @@ fn far_apart_runs_differ_on_every_figure_and_identical_runs_never_do() {
         let got = pair(&l, "conditioning.brier", names.0, names.1);
         let sign = if got.a == names.0 { 1.0 } else { -1.0 };
         assert!((got.delta - sign * delta).abs() < 1e-12, "{got:?} {delta}");
-        assert!((got.se.unwrap() - se).abs() < 1e-12 * se.max(1e-300), "{got:?} {se}");
+        assert!(
+            (got.se.unwrap() - se).abs() < 1e-12 * se.max(1e-300),
+            "{got:?} {se}"
+        );
         assert!((got.p_value - p).abs() < 1e-9, "{got:?} {p}");
     }
 }
