@@ -72,6 +72,11 @@ pub struct SummaryReplay {
     group_index: FxHashMap<String, u32>,
     /// Group indices in name order (the order `Groups` averages them in).
     group_order: Vec<u32>,
+    /// The records' places grouped by group, groups in name order (each group's in item order),
+    /// and where each group's end: `figures_lanes` walks the groups one at a time, so that a
+    /// file whose groups are ids needs no sums for every group at once.
+    by_group: Vec<u32>,
+    group_ends: Vec<u32>,
     tracks: [Track; 2],
 }
 
@@ -89,6 +94,8 @@ impl Default for SummaryReplay {
             records: Vec::new(),
             group_index: FxHashMap::default(),
             group_order: Vec::new(),
+            by_group: Vec::new(),
+            group_ends: Vec::new(),
             tracks: [track(Mode::Conditioning), track(Mode::Mixing)],
         }
     }
@@ -124,6 +131,23 @@ impl Replay for SummaryReplay {
         let mut names: Vec<(&String, &u32)> = self.group_index.iter().collect();
         names.sort();
         self.group_order = names.into_iter().map(|(_, &g)| g).collect();
+        let mut place = vec![0u32; self.group_order.len()];
+        for (k, &g) in self.group_order.iter().enumerate() {
+            if let Some(p) = place.get_mut(g as usize) {
+                *p = k as u32;
+            }
+        }
+        let mut keys: Vec<(u32, u32)> = (self.records.iter().enumerate())
+            .map(|(i, r)| (place.get(r.group as usize).copied().unwrap_or(0), i as u32))
+            .collect();
+        radsort::sort_by_key(&mut keys, |&(g, _)| g);
+        self.by_group = keys.iter().map(|&(_, i)| i).collect();
+        self.group_ends = vec![0; self.group_order.len()];
+        for (end, &(g, _)) in keys.iter().enumerate() {
+            if let Some(e) = self.group_ends.get_mut(g as usize) {
+                *e = end as u32 + 1;
+            }
+        }
         for t in &mut self.tracks {
             // In ascending confidence (`f64::total_cmp`), ties in item order. The parts were
             // pushed in item order, so a stable radix sort of (confidence's order key, place)

@@ -8,7 +8,7 @@
 //! The same figures as `figures` lane by lane, up to the order of the sums (a test holds them to
 //! 1e-12).
 
-use super::{mean, SummaryReplay, Track};
+use super::{SummaryReplay, Track};
 use crate::metrics::ece_em::ece_prefix;
 use crate::metrics::lanes::{add, add_scaled, lanes, Lanes, Weights, LANES};
 use std::cell::RefCell;
@@ -21,61 +21,82 @@ thread_local! {
     static PREFIX: RefCell<Vec<[Lanes; 3]>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Per group: items, credit, normalized sum and normalized items.
+/// Per group: items, credit, normalized items and normalized sum.
 type GroupSums = [Lanes; 4];
 
 impl SummaryReplay {
     pub(super) fn lanes(&self, w: &[Weights], out: &mut Vec<Option<f64>>) {
         let (mut items, mut credit, mut invalid) = (ZERO, ZERO, ZERO);
         let (mut nsum, mut nitems, mut oitems, mut osum) = (ZERO, ZERO, ZERO, ZERO);
-        let mut groups: Vec<GroupSums> = vec![[ZERO; 4]; self.group_index.len()];
         for (r, wi) in self.records.iter().zip(w) {
             let wi = &lanes(wi);
-            let Some(g) = groups.get_mut(r.group as usize) else {
-                continue;
-            };
             let o = &r.outcome;
             add(&mut items, wi);
             add_scaled(&mut credit, wi, o.credit);
-            add(&mut g[0], wi);
-            add_scaled(&mut g[1], wi, o.credit);
             if !o.valid {
                 add(&mut invalid, wi);
             }
             if let Some(x) = o.normalized() {
                 add_scaled(&mut nsum, wi, x);
                 add(&mut nitems, wi);
-                add_scaled(&mut g[2], wi, x);
-                add(&mut g[3], wi);
             }
             if !r.outside.is_nan() {
                 add(&mut oitems, wi);
                 add_scaled(&mut osum, wi, r.outside);
             }
         }
+        let macros = self.macros(w);
         let modes: Vec<[[Option<f64>; 5]; LANES]> =
             self.tracks.iter().map(|t| mode(t, w)).collect();
         let ratio = |x: f64, n: f64| (n > 0.0).then(|| x / n);
         for k in 0..LANES {
-            let ordered = self
-                .group_order
-                .iter()
-                .filter_map(|&g| groups.get(g as usize));
-            let per_group: Vec<(Option<f64>, Option<f64>)> = ordered
-                .map(|g| (ratio(g[1][k], g[0][k]), ratio(g[2][k], g[3][k])))
-                .collect();
+            let [(acc, acc_n), (norm, norm_n)] = macros.map(|(sum, n)| (sum[k], n[k]));
             out.extend([
                 ratio(credit[k], items[k]),
                 ratio(nsum[k], nitems[k]),
                 ratio(invalid[k], items[k]),
-                mean(per_group.iter().filter_map(|g| g.0)),
-                mean(per_group.iter().filter_map(|g| g.1)),
+                ratio(acc, acc_n),
+                ratio(norm, norm_n),
                 ratio(osum[k], oitems[k]),
             ]);
             for m in &modes {
                 out.extend(m.get(k).copied().unwrap_or([None; 5]));
             }
         }
+    }
+
+    /// The macro accuracy's and macro normalized's sums of group means and counts of groups, lane
+    /// by lane: the groups one at a time in name order, as `Groups::macro_figures` takes them.
+    fn macros(&self, w: &[Weights]) -> [(Lanes, Lanes); 2] {
+        let mut sums = [(ZERO, ZERO); 2];
+        let mut from = 0usize;
+        for &end in &self.group_ends {
+            let end = end as usize;
+            let mut g: GroupSums = [ZERO; 4];
+            for &i in self.by_group.get(from..end).unwrap_or_default() {
+                let (Some(r), Some(wi)) = (self.records.get(i as usize), w.get(i as usize)) else {
+                    continue;
+                };
+                let wi = &lanes(wi);
+                add(&mut g[0], wi);
+                add_scaled(&mut g[1], wi, r.outcome.credit);
+                if let Some(x) = r.outcome.normalized() {
+                    add(&mut g[2], wi);
+                    add_scaled(&mut g[3], wi, x);
+                }
+            }
+            from = end.max(from);
+            for k in 0..LANES {
+                for (m, (value, count)) in sums.iter_mut().enumerate() {
+                    let (x, n) = (g[2 * m + 1][k], g[2 * m][k]);
+                    if n > 0.0 {
+                        value[k] += x / n;
+                        count[k] += 1.0;
+                    }
+                }
+            }
+        }
+        sums
     }
 }
 
