@@ -216,6 +216,11 @@ impl Replay for SummaryReplay {
     }
 
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked on the line above.
+            return unsafe { self.lanes_avx2(weights, out) };
+        }
         self.lanes(weights, out);
     }
 

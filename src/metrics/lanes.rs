@@ -14,13 +14,13 @@ pub type Lanes = [f64; LANES];
 pub type Weights = [u16; LANES];
 
 /// The weights as numbers.
-#[inline]
+#[inline(always)]
 pub fn lanes(w: &Weights) -> Lanes {
     w.map(f64::from)
 }
 
 /// acc += w × x, lane by lane.
-#[inline]
+#[inline(always)]
 pub fn add_scaled(acc: &mut Lanes, w: &Lanes, x: f64) {
     for (a, &w) in acc.iter_mut().zip(w) {
         *a += w * x;
@@ -28,7 +28,7 @@ pub fn add_scaled(acc: &mut Lanes, w: &Lanes, x: f64) {
 }
 
 /// acc += w, lane by lane.
-#[inline]
+#[inline(always)]
 pub fn add(acc: &mut Lanes, w: &Lanes) {
     for (a, &w) in acc.iter_mut().zip(w) {
         *a += w;
