@@ -10,7 +10,7 @@
 import { after, before, test } from 'node:test';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assert, open, OUT, pick, setup, status } from './harness.mjs';
+import { assert, open, OUT, pick, setup, status } from '../e2e/harness.mjs';
 
 const N = 200000;
 const RUNS = 4;
