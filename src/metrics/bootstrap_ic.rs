@@ -4,6 +4,7 @@
 use super::bootstrap::Replay;
 use super::ic::{IcAccumulator, IcOptions, IcPart};
 use super::ic_figures::{IcFigures, ScopeFigures, TypeFigures};
+use super::lanes::{Weights, LANES};
 use crate::items::Item;
 
 type Get = fn(&IcFigures) -> Option<f64>;
@@ -70,6 +71,25 @@ impl Replay for IcReplay {
 
     fn names(&self) -> Vec<String> {
         FIGURES.iter().map(|(n, _)| n.to_string()).collect()
+    }
+
+    fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
+        // One accumulator per lane, each part decoded once for all of them.
+        let mut accs: [IcAccumulator; LANES] = std::array::from_fn(|_| self.template.clone());
+        for (i, p) in &self.parts {
+            let Some(w) = weights.get(*i as usize) else {
+                continue;
+            };
+            for (acc, &t) in accs.iter_mut().zip(w) {
+                if t > 0 {
+                    acc.add_times(p, u32::from(t));
+                }
+            }
+        }
+        for acc in &accs {
+            let f = acc.finish();
+            out.extend(FIGURES.iter().map(|(_, get)| f.as_ref().and_then(get)));
+        }
     }
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {

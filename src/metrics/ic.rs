@@ -81,6 +81,18 @@ impl ScopeState {
         }
     }
 
+    fn add_times(&mut self, p: &IcPart, t: u32) {
+        if let Some(ty) = self.types.get_mut(p.slot) {
+            ty.add_times(&p.part, t);
+        }
+        if let (Some(pooled), Some((x, y))) = (
+            self.pooled.as_mut(),
+            p.part.calibration.and_then(|c| c.pooled),
+        ) {
+            pooled.add_times(x, y, t);
+        }
+    }
+
     fn merge(&mut self, other: &Self) {
         for (a, b) in self.types.iter_mut().zip(other.types.iter()) {
             a.merge(b);
@@ -191,6 +203,16 @@ impl IcAccumulator {
         match p.modality {
             Some(Modality::Text) => self.text.add(p),
             Some(Modality::Image) => self.image.add(p),
+            None => {}
+        }
+    }
+
+    /// `add` `t` times at once (the bootstrap's resampled copies), up to the order of the sums.
+    pub fn add_times(&mut self, p: &IcPart, t: u32) {
+        self.overall.add_times(p, t);
+        match p.modality {
+            Some(Modality::Text) => self.text.add_times(p, t),
+            Some(Modality::Image) => self.image.add_times(p, t),
             None => {}
         }
     }

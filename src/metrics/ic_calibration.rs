@@ -136,6 +136,17 @@ impl EceTvd {
         }
     }
 
+    /// `add` `t` times at once (the bootstrap's resampled copies), up to the order of the sums.
+    fn add_times(&mut self, terms: Option<&CalibrationTerms>, t: u32) {
+        self.items += u64::from(t);
+        let Some(c) = terms else { return };
+        self.ece.add_times(c.ece_x, c.ece_y, t);
+        if let Some(v) = c.tvd {
+            self.tvd_sum += f64::from(t) * v;
+            self.tvd_items += u64::from(t);
+        }
+    }
+
     fn merge(&mut self, o: &Self) {
         self.items += o.items;
         self.ece.merge(&o.ece);
@@ -205,6 +216,22 @@ impl TypeCalibration {
         self.nll_sum += c.nll;
         if let Some(r) = c.rps {
             self.rps_sum += r;
+        }
+    }
+
+    /// `add` `t` times at once (the bootstrap's resampled copies), up to the order of the sums.
+    pub fn add_times(&mut self, terms: Option<&CalibrationTerms>, hard: bool, t: u32) {
+        self.all.add_times(terms, t);
+        if hard && self.narrows() {
+            self.hard.add_times(terms, t);
+        }
+        let Some(c) = terms else { return };
+        let w = f64::from(t);
+        self.prob_items += u64::from(t);
+        self.brier_sum += w * c.brier;
+        self.nll_sum += w * c.nll;
+        if let Some(r) = c.rps {
+            self.rps_sum += w * r;
         }
     }
 

@@ -41,6 +41,14 @@ impl Cell {
         self.chance += o.chance;
     }
 
+    /// `add` `t` times at once, up to the order of the sums.
+    pub fn add_times(&mut self, o: &Cell, t: u32) {
+        let w = f64::from(t);
+        self.items += u64::from(t) * o.items;
+        self.hits += w * o.hits;
+        self.chance += w * o.chance;
+    }
+
     /// The cell's chance-corrected competence, not clipped; `None` for an empty cell.
     pub fn cc(&self, kind: OptionKind) -> Option<f64> {
         if self.items == 0 {

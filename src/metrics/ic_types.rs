@@ -151,6 +151,22 @@ impl TypeState {
         self.calibration.add(p.calibration.as_ref(), hard);
     }
 
+    /// `add` `t` times at once (the bootstrap's resampled copies), up to the order of the sums.
+    pub fn add_times(&mut self, p: &TypePart, t: u32) {
+        if let Some(cell) = self
+            .cells
+            .get_mut(p.split)
+            .and_then(|row| row.get_mut(p.tier))
+        {
+            cell.add_times(&p.cell, t);
+        }
+        self.items += u64::from(t);
+        self.invalid += u64::from(t) * u64::from(p.invalid);
+        self.abstained += u64::from(t) * u64::from(p.abstained);
+        let hard = p.tier == tier_index(Some(Tier::Hard));
+        self.calibration.add_times(p.calibration.as_ref(), hard, t);
+    }
+
     pub fn merge(&mut self, other: &Self) {
         for (a, b) in self.cells.iter_mut().zip(other.cells.iter()) {
             for (x, y) in a.iter_mut().zip(b.iter()) {
