@@ -8,7 +8,8 @@
 //! by name.
 
 use crate::compare::Run;
-use crate::metrics::bootstrap::{BootstrapOptions, LaneBuf, Resampler, MIN_STRATUM};
+use crate::metrics::bootstrap::{BootstrapOptions, LaneBuf, Resampler};
+use crate::metrics::bootstrap_design::pool_small;
 use crate::metrics::lanes::{add_scaled, lanes, Weights, LANES};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -368,19 +369,7 @@ fn design(first: &Run, index0: &[usize]) -> (Vec<u32>, Vec<Vec<u32>>) {
         }
     }
     by_name.sort_by(|a, b| a.0.cmp(b.0));
-    let (mut strata, mut pooled) = (Vec::new(), Vec::new());
-    for (_, units) in by_name {
-        if units.len() >= MIN_STRATUM {
-            strata.push(units);
-        } else {
-            pooled.extend(units);
-        }
-    }
-    if !pooled.is_empty() {
-        pooled.sort_unstable();
-        strata.push(pooled);
-    }
-    (unit_of, strata)
+    (unit_of, pool_small(by_name.into_iter().map(|(_, u)| u)))
 }
 
 /// The reference run's groups among the shared items, when there are at least two: per shared

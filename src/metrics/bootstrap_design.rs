@@ -143,21 +143,27 @@ impl Design {
                 }
             }
         }
-        let mut pooled = Vec::new();
-        let mut out = Vec::new();
-        for units in by_stratum {
-            if units.len() >= MIN_STRATUM {
-                out.push(units);
-            } else {
-                pooled.extend(units);
-            }
-        }
-        if !pooled.is_empty() {
-            pooled.sort_unstable();
-            out.push(pooled);
-        }
-        out
+        pool_small(by_stratum)
     }
+}
+
+/// Strata (lists of units) as the resampler draws them: those of fewer than `MIN_STRATUM` units
+/// pooled into one, in unit order, placed last.
+pub fn pool_small(strata: impl IntoIterator<Item = Vec<u32>>) -> Vec<Vec<u32>> {
+    let mut pooled = Vec::new();
+    let mut out = Vec::new();
+    for units in strata {
+        if units.len() >= MIN_STRATUM {
+            out.push(units);
+        } else {
+            pooled.extend(units);
+        }
+    }
+    if !pooled.is_empty() {
+        pooled.sort_unstable();
+        out.push(pooled);
+    }
+    out
 }
 
 /// The seed of resample `b`'s stream: both numbers passed through SplitMix64's mixer.
