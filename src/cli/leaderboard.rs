@@ -11,6 +11,7 @@ use super::{Layout, INPUT_ERROR, OK, USAGE};
 use rayon::prelude::*;
 use scorelens::leaderboard::tables::{default_figure, tables};
 use scorelens::leaderboard::{leaderboard_of, Joined, Leaderboard, Replicates};
+use scorelens::metrics::lanes::LANES;
 use scorelens::runs::Grouping;
 use scorelens::table;
 use scorelens::{BootstrapOptions, Error, Options, Run, Session};
@@ -18,8 +19,9 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// Resamples drawn between two progress lines (on stderr, when it is a terminal).
-const PROGRESS_EVERY: u32 = 25;
+/// Resamples drawn between two progress lines (on stderr, when it is a terminal): whole blocks of
+/// `LANES`, which the draws take at a time (a slice of 25 would pay for 32).
+const PROGRESS_EVERY: u32 = 3 * LANES as u32;
 
 /// What the user asked the leaderboard for.
 pub struct Ask<'a> {

@@ -12,6 +12,7 @@ use crate::html::node::Node;
 use crate::leaderboard::tables::default_figure;
 use crate::leaderboard::{leaderboard_with, Joined, Leaderboard};
 use crate::metrics::bootstrap::BootstrapOptions;
+use crate::metrics::lanes::LANES;
 use crate::profiles::Profile;
 
 /// A run with more items keeps no sample, and is not ranked in the page (as in the app's worker).
@@ -42,7 +43,8 @@ async fn tick() {
 async fn ranked(runs: &[Run]) -> Leaderboard {
     let opts = BootstrapOptions::default();
     let joined = Joined::new(runs);
-    let (mut parts, mut at, mut step) = (Vec::new(), 0u32, 8u32);
+    // Whole blocks of `LANES` resamples: a slice of one resample would pay for eight.
+    let (mut parts, mut at, mut step) = (Vec::new(), 0u32, LANES as u32);
     while at < opts.resamples {
         let end = at.saturating_add(step).min(opts.resamples);
         let started = js_sys::Date::now();
@@ -51,7 +53,7 @@ async fn ranked(runs: &[Run]) -> Leaderboard {
         if js_sys::Date::now() - started < SLICE_MS / 2.0 {
             step = step.saturating_mul(2);
         } else {
-            step = (step / 2).max(1);
+            step = (step / 2).max(LANES as u32) / LANES as u32 * LANES as u32;
         }
         tick().await;
     }

@@ -10,6 +10,7 @@ use scorelens::html::leaderboard::{label, view};
 use scorelens::html::node::Node;
 use scorelens::leaderboard::tables::{default_figure, tables};
 use scorelens::leaderboard::{leaderboard_with, Joined, Leaderboard, Replicates};
+use scorelens::metrics::lanes::LANES;
 use scorelens::web::protocol::{FromWorker, RankedView, Text};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
@@ -98,7 +99,9 @@ async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOption
 async fn draw_all(seq: u32, runs: &[Run], opts: &BootstrapOptions) -> Option<Vec<Replicates>> {
     let joined = Joined::new(runs);
     let mut parts = Vec::new();
-    let (mut at, mut step) = (0u32, 2u32);
+    // Slices are whole blocks of `LANES` resamples: the draws take a block at a time, and a slice
+    // of one resample would pay for eight.
+    let (mut at, mut step) = (0u32, LANES as u32);
     while at < opts.resamples {
         let end = at.saturating_add(step).min(opts.resamples);
         let started = js_sys::Date::now();
@@ -109,7 +112,7 @@ async fn draw_all(seq: u32, runs: &[Run], opts: &BootstrapOptions) -> Option<Vec
         if took < SLICE_MS / 2.0 {
             step = step.saturating_mul(2);
         } else if took > SLICE_MS * 2.0 {
-            step = (step / 2).max(1);
+            step = (step / 2).max(LANES as u32) / LANES as u32 * LANES as u32;
         }
         post(&FromWorker::RankProgress {
             seq,
