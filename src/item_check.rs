@@ -81,6 +81,7 @@ mod tests {
             tier: None,
             split: None,
             modality: None,
+            cluster: None,
             body,
         }
     }

@@ -253,6 +253,9 @@ pub struct Item {
     pub tier: Option<Tier>,
     pub split: Option<Split>,
     pub modality: Option<Modality>,
+    /// The cluster the item belongs to when the file names one (a `cluster` or `passage_id`
+    /// field): items of one cluster are not independent, and intervals and tests count them so.
+    pub cluster: Option<Arc<str>>,
     pub body: Body,
 }
 

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 mod boards;
 pub mod holm;
 mod join;
-pub mod paired_z;
+pub use crate::metrics::paired_z;
 pub mod pairs;
 pub mod rank;
 pub mod tables;

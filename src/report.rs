@@ -10,6 +10,7 @@ use crate::warning::Warning;
 use serde::{Deserialize, Serialize};
 
 pub mod calibration_rows;
+pub mod clustered;
 pub mod groups;
 pub mod intervals;
 pub mod rewardbench;

@@ -48,6 +48,7 @@ fn item(
         tier: TIERS[at.0 % 5],
         split: [None, Some(Split::Open), Some(Split::Sealed)][at.1 % 3],
         modality: [None, Some(Modality::Text), Some(Modality::Image)][at.2 % 3],
+        cluster: None,
         body: Body::Option(OptionItem {
             kind,
             options: options(kind, k).into(),

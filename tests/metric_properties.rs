@@ -40,6 +40,7 @@ fn item() -> impl Strategy<Value = Item> {
                 tier: None,
                 split: None,
                 modality: None,
+                cluster: None,
                 body: Body::Option(OptionItem {
                     kind: OptionKind::Choice,
                     options: (0..k).map(|i| i.to_string()).collect(),

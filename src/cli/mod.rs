@@ -12,7 +12,7 @@ mod tables;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use scorelens::formats::FORMATS;
-use scorelens::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
+use scorelens::metrics::bootstrap::{ClusterBy, DEFAULT_RESAMPLES, DEFAULT_SEED};
 use scorelens::profiles::Profile;
 use scorelens::runs::Grouping;
 use scorelens::table;
@@ -71,6 +71,11 @@ enum Command {
         /// Seed of the bootstrap's draws (the same seed gives the same intervals everywhere).
         #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
+        /// Items that belong together (questions on one passage, epochs of one sample): `cluster`
+        /// (the file's `cluster` or `passage_id` field, the default where items have one),
+        /// `group`, or `none`. Intervals, resamples and paired tests then count clusters.
+        #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
+        cluster: Option<ClusterBy>,
     },
     /// Compare runs of one benchmark item by item: each figure's difference with a paired
     /// bootstrap interval, McNemar's exact test on accuracy, items found in only one file.
@@ -90,6 +95,11 @@ enum Command {
         /// Seed of the bootstrap's draws.
         #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
+        /// Items that belong together (questions on one passage, epochs of one sample): `cluster`
+        /// (the file's `cluster` or `passage_id` field, the default where items have one),
+        /// `group`, or `none`. Intervals, resamples and paired tests then count clusters.
+        #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
+        cluster: Option<ClusterBy>,
         /// Print the JSON comparison and nothing else on stdout.
         #[arg(long, conflicts_with = "format")]
         json: bool,
@@ -116,6 +126,11 @@ enum Command {
         /// Seed of the bootstrap's draws.
         #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
+        /// Items that belong together (questions on one passage, epochs of one sample): `cluster`
+        /// (the file's `cluster` or `passage_id` field, the default where items have one),
+        /// `group`, or `none`. Intervals, resamples and paired tests then count clusters.
+        #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
+        cluster: Option<ClusterBy>,
         /// Subsets (groups) to rank, the largest first: a number, or `all`.
         #[arg(long, value_name = "N|all", default_value = "50", value_parser = subsets_limit)]
         subsets: usize,
@@ -193,11 +208,13 @@ pub fn run() -> i32 {
             format,
             bootstrap,
             seed,
+            cluster,
         } => {
             let opts = Options {
                 profile,
                 strict,
                 bootstrap: bootstrap.map(|resamples| BootstrapOptions { resamples, seed }),
+                cluster,
                 ..Options::default()
             };
             score(&files, grouping.grouping(), opts, json, format)
@@ -208,11 +225,13 @@ pub fn run() -> i32 {
             profile,
             bootstrap,
             seed,
+            cluster,
             json,
             format,
         } => {
             let opts = Options {
                 profile,
+                cluster,
                 ..Options::default()
             };
             let boot = BootstrapOptions {
@@ -232,12 +251,14 @@ pub fn run() -> i32 {
             by,
             bootstrap,
             seed,
+            cluster,
             subsets,
             json,
             format,
         } => {
             let opts = Options {
                 profile,
+                cluster,
                 ..Options::default()
             };
             let boot = BootstrapOptions {
@@ -251,6 +272,16 @@ pub fn run() -> i32 {
             leaderboard::run(&paths, &opts, ask, boot, json, format)
         }
     }
+}
+
+/// `--cluster`: a cluster rule by name.
+fn cluster_rule(s: &str) -> Result<ClusterBy, String> {
+    ClusterBy::parse(s).ok_or_else(|| {
+        format!(
+            "scorelens reads clusters from {}; `{s}` is none of them",
+            ClusterBy::NAMES
+        )
+    })
 }
 
 /// `--subsets`: a number of subsets, or `all`.

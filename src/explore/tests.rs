@@ -227,6 +227,7 @@ fn choice(
         tier: None,
         split: None,
         modality: None,
+        cluster: None,
         body: Body::Option(OptionItem {
             kind: OptionKind::Choice,
             options,

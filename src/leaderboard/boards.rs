@@ -1,11 +1,11 @@
 //! From the replicates to the boards: each column's standings (values, intervals, ranks) and pairs.
 
 use super::join::Joined;
-use super::paired_z::{se, Design, Influence, Scratch};
 use super::pairs::{adjust, own_interval, pair, Test};
 use super::rank::{competition, Better, RankCounts};
 use super::{Board, Standing};
 use crate::metrics::mcnemar::McNemar;
+use crate::metrics::paired_z::{se, Design, Influence, Scratch};
 
 /// The figure every run has whose `metrics.accuracy` pairs McNemar's test decides.
 const ACCURACY: &str = "metrics.accuracy";

@@ -2,11 +2,11 @@
 //! for 0/1 accuracy, a z-test otherwise: `paired_z`) and, once the family is known, Holm's
 //! adjustment.
 
-use super::paired_z::{bootstrap_se, p_value};
 use super::rank::Better;
 use super::PairDiff;
 use crate::metrics::bootstrap::{quantile_unsorted, LEVEL};
 use crate::metrics::mcnemar::McNemar;
+use crate::metrics::paired_z::{bootstrap_se, p_value};
 
 /// Which test decides a pair.
 #[derive(Debug, Clone, Copy)]

@@ -11,7 +11,7 @@
 //! The draws come from `SplitMix64` in integer arithmetic, strata and units are numbered in the
 //! order items arrive, so one seed gives the same intervals natively and in wasm32.
 
-pub use super::bootstrap_design::{ClusterOf, Design, Resampler, Strata, MIN_STRATUM};
+pub use super::bootstrap_design::{ClusterBy, ClusterOf, Design, Resampler, Strata, MIN_STRATUM};
 pub use super::bootstrap_intervals::{BootstrapIntervals, FigureInterval};
 use super::groups::NO_GROUP;
 use super::lanes::{self, Weights, LANES};
@@ -81,6 +81,10 @@ pub trait Replay: fmt::Debug + Send + Sync {
 pub struct Sample {
     strata: Strata,
     cluster: Option<ClusterOf>,
+    /// The user's clusters, which come before the profile's.
+    cluster_by: ClusterBy,
+    /// Items the user's rule put in a named cluster.
+    user_clustered: u64,
     /// What the units are, for the report.
     units_are: &'static str,
     design: Design,
@@ -106,6 +110,8 @@ impl Sample {
         Sample {
             strata,
             cluster,
+            cluster_by: ClusterBy::default(),
+            user_clustered: 0,
             units_are,
             design: Design::default(),
             ids: Vec::new(),
@@ -117,10 +123,22 @@ impl Sample {
         }
     }
 
+    /// The sample with the user's clusters (`--cluster`) in place of the file's own field.
+    pub fn cluster_by(mut self, by: ClusterBy) -> Self {
+        self.cluster_by = by;
+        self
+    }
+
     /// Records one scored item.
     pub fn push(&mut self, item: &Item) {
-        let cluster = self.cluster.and_then(|f| f(item));
-        self.design.push(&self.strata.key(item), cluster);
+        let own = self.cluster_by.key(item);
+        let profile = match own {
+            Some(_) => None,
+            None => self.cluster.and_then(|f| f(item)),
+        };
+        self.user_clustered += u64::from(own.is_some());
+        self.design
+            .push(&self.strata.key(item), own.or(profile.as_deref()));
         self.ids.push(item.id.as_str().into());
         self.credit.push(outcome(item).credit);
         let name = item.group.as_deref().unwrap_or(NO_GROUP);
@@ -184,6 +202,12 @@ impl Sample {
 
     pub fn units_are(&self) -> &'static str {
         self.units_are
+    }
+
+    /// The user's cluster rule, and how many items it put in a named cluster (0: none did, and
+    /// every item is a unit of its own or of the profile's).
+    pub fn clustering(&self) -> (ClusterBy, u64) {
+        (self.cluster_by, self.user_clustered)
     }
 
     /// Every figure's name, in the order of `figures`.

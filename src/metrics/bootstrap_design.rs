@@ -55,6 +55,52 @@ impl Strata {
 /// makes the item a unit of its own.
 pub type ClusterOf = fn(&Item) -> Option<String>;
 
+/// Which items the user says belong together (`--cluster`): their intervals, resamples and
+/// paired tests count a cluster, not an item, as what is independent. A profile's own units
+/// (RewardBench 2's Ties pairs) apply to items this leaves alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClusterBy {
+    /// The file's own cluster field (`cluster`, `passage_id`), where an item has one.
+    #[default]
+    File,
+    /// The item's group (its subject, task or category).
+    Group,
+    /// Every item its own cluster.
+    Off,
+}
+
+impl ClusterBy {
+    /// The names `--cluster` takes.
+    pub const NAMES: &'static str = "cluster (or passage_id: the file's own field), group, none";
+
+    pub fn parse(name: &str) -> Option<ClusterBy> {
+        match name {
+            "cluster" | "passage_id" | "file" => Some(ClusterBy::File),
+            "group" => Some(ClusterBy::Group),
+            "none" | "item" => Some(ClusterBy::Off),
+            _ => None,
+        }
+    }
+
+    /// The item's cluster under this rule.
+    pub fn key(self, item: &Item) -> Option<&str> {
+        match self {
+            ClusterBy::File => item.cluster.as_deref(),
+            ClusterBy::Group => item.group.as_deref(),
+            ClusterBy::Off => None,
+        }
+    }
+
+    /// What the report calls the field.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ClusterBy::File => "cluster",
+            ClusterBy::Group => "group",
+            ClusterBy::Off => "none",
+        }
+    }
+}
+
 /// Items, their units and the units' strata.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Design {
@@ -67,7 +113,7 @@ pub struct Design {
 }
 
 impl Design {
-    pub fn push(&mut self, stratum: &str, cluster: Option<String>) {
+    pub fn push(&mut self, stratum: &str, cluster: Option<&str>) {
         let s = match self.strata.get(stratum) {
             Some(&s) => s,
             None => {
@@ -77,14 +123,15 @@ impl Design {
             }
         };
         let unit = match cluster {
-            Some(c) => {
-                let next = self.unit_stratum.len() as u32;
-                let u = *self.clusters.entry(c).or_insert(next);
-                if u == next {
+            Some(c) => match self.clusters.get(c) {
+                Some(&u) => u,
+                None => {
+                    let u = self.unit_stratum.len() as u32;
+                    self.clusters.insert(c.to_string(), u);
                     self.unit_stratum.push(s);
+                    u
                 }
-                u
-            }
+            },
             None => {
                 self.unit_stratum.push(s);
                 self.unit_stratum.len() as u32 - 1
@@ -225,8 +272,8 @@ mod tests {
             let _ = i;
         }
         d.push("tiny", None);
-        d.push("other", Some("c1".to_string()));
-        d.push("other", Some("c1".to_string()));
+        d.push("other", Some("c1"));
+        d.push("other", Some("c1"));
         let s = d.strata_units(|_| true);
         assert_eq!(s.len(), 2, "{s:?}");
         assert_eq!(s[0], vec![0, 1, 2, 3, 4, 5]);

@@ -25,6 +25,10 @@ pub struct Intervals {
     pub wilson: Ordered<Interval>,
     /// Percentile bootstrap intervals of the headline figures; null unless asked for.
     pub bootstrap: Option<BootstrapIntervals>,
+    /// Standard errors that count clusters, and the planning figures; there only when the user
+    /// named a cluster rule (`--cluster`), so that other reports are as they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clustered: Option<super::clustered::Clustered>,
 }
 
 impl Default for Intervals {
@@ -33,6 +37,7 @@ impl Default for Intervals {
             level: 0.95,
             wilson: Ordered::default(),
             bootstrap: None,
+            clustered: None,
         }
     }
 }

@@ -55,6 +55,10 @@ impl State {
         let mut sample = s.sample;
         if let Some(sample) = sample.as_mut() {
             sample.seal(&report);
+            if s.cluster.is_some() {
+                report.intervals.clustered =
+                    Some(crate::report::clustered::clustered(sample, &report));
+            }
             if let Some(opts) = bootstrap {
                 let parts = super::spread(opts.resamples, |r| sample.draws(opts, r));
                 report.intervals.bootstrap = Some(sample.intervals(opts, parts));

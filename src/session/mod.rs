@@ -22,7 +22,7 @@ pub use state::MAX_WARNINGS;
 use crate::explore::Explorer;
 use crate::formats::canonical::chunks;
 use crate::formats::{self, Format, Reader, HEAD};
-use crate::metrics::bootstrap::{BootstrapOptions, Sample};
+use crate::metrics::bootstrap::{BootstrapOptions, ClusterBy, Sample};
 use crate::profiles::Profile;
 use crate::report::{FileSummary, Report};
 use crate::warning::Warning;
@@ -49,6 +49,10 @@ pub struct Options {
     pub sample: Option<usize>,
     /// Add bootstrap intervals to the report (the sample is kept for them).
     pub bootstrap: Option<BootstrapOptions>,
+    /// Which items belong together (`--cluster`); `None` takes the file's own cluster field
+    /// where items have one. When given, the sample is kept and the report gains the clustered
+    /// standard errors, the design effect and the planning figures (`intervals.clustered`).
+    pub cluster: Option<ClusterBy>,
 }
 
 /// A finished run: the report and the per-item records kept on request.

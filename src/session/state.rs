@@ -38,6 +38,8 @@ pub(super) struct State {
     /// (`Options::sample`); made with the profile at the first item.
     pub(super) sample: Option<Sample>,
     pub(super) want_sample: bool,
+    /// The user's cluster rule (`Options::cluster`).
+    pub(super) cluster: Option<crate::metrics::bootstrap::ClusterBy>,
     /// The most items the sample may hold; past it, it is freed (`Options::sample`).
     pub(super) sample_cap: usize,
     /// Items the profile admitted, counted once the sample was freed at its cap.
@@ -67,7 +69,10 @@ impl State {
             used: Vec::new(),
             explorer: opts.items.map(Explorer::new),
             sample: None,
-            want_sample: opts.sample.is_some() || opts.bootstrap.is_some(),
+            want_sample: opts.sample.is_some()
+                || opts.bootstrap.is_some()
+                || opts.cluster.is_some(),
+            cluster: opts.cluster,
             sample_cap: opts.sample.unwrap_or(usize::MAX),
             sample_dropped: None,
             strict: opts.strict,
@@ -100,7 +105,8 @@ impl State {
             return self.skip(Warning::new(&name, item.line, why));
         }
         if self.want_sample && self.sample.is_none() && self.sample_dropped.is_none() {
-            self.sample = Some(resampling::sample_for(self.scorer().profile()));
+            let by = self.cluster.unwrap_or_default();
+            self.sample = Some(resampling::sample_for(self.scorer().profile()).cluster_by(by));
         }
         // The scorer made now, so that its field is borrowed beside the explorer and the sample:
         // moving those (some 250 bytes each) out and back for every item was a tenth of the

@@ -164,6 +164,7 @@ fn build(l: &Line, labels: &mut Labels, line: u64) -> Option<Item> {
         tier: keyword(l.tier, Tier::parse)?,
         split: keyword(l.split, Split::parse)?,
         modality: keyword(l.modality, Modality::parse)?,
+        cluster: None,
         body: Body::Option(OptionItem {
             kind,
             options,

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The keys the canonical reader looks at; every other key is skipped unparsed.
-pub const FIELDS: [&str; 27] = [
+pub const FIELDS: [&str; 29] = [
     "scorelens",
     "id",
     "type",
@@ -40,6 +40,8 @@ pub const FIELDS: [&str; 27] = [
     "num_correct",
     "answers",
     "consistent",
+    "cluster",
+    "passage_id",
 ];
 
 /// Field positions in `FIELDS`.
@@ -68,6 +70,7 @@ pub mod f {
     pub const NUM_CORRECT: usize = 24;
     pub const ANSWERS: usize = 25;
     pub const CONSISTENT: usize = 26;
+    pub const CLUSTER: usize = 27; // passage_id follows as an alias
 }
 
 pub type Fields<'a> = [Option<Val<'a>>; FIELDS.len()];
@@ -223,6 +226,19 @@ pub fn build_with(
             ),
         ),
     };
+    // A cluster named by a string or a number (passage 17); anything else is noted and left out.
+    let cluster = (f::CLUSTER..f::CLUSTER + 2)
+        .find_map(|i| get(fields, i))
+        .and_then(|v| match v.as_label() {
+            Some(name) => Some(labels.group(&name)),
+            None => {
+                notes.push(format!(
+                    "the cluster must be a string or a number, not {}; the item is its own cluster",
+                    v.kind()
+                ));
+                None
+            }
+        });
     Ok(Item {
         id: id.into(),
         line: Some(line),
@@ -230,6 +246,7 @@ pub fn build_with(
         tier: keyword(fields, f::TIER, "tier", Tier::parse, notes),
         split: keyword(fields, f::SPLIT, "split", Split::parse, notes),
         modality: keyword(fields, f::MODALITY, "modality", Modality::parse, notes),
+        cluster,
         body,
     })
 }

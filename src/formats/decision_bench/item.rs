@@ -89,6 +89,7 @@ pub fn build(
         tier: None,
         split: None,
         modality: row.modality.or_else(|| case.and_then(|c| c.modality)),
+        cluster: None,
         body: Body::Option(OptionItem {
             kind: OptionKind::Choice,
             options: options.into(),

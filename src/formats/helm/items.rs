@@ -140,6 +140,7 @@ fn item(rs: &RequestState, k: &str, body: Body) -> Item {
         tier: None,
         split: None,
         modality: None,
+        cluster: None,
         body,
     }
 }

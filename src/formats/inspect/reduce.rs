@@ -105,6 +105,7 @@ impl Collector {
                 tier: None,
                 split: None,
                 modality: None,
+                cluster: None,
                 body,
             });
         }

@@ -182,6 +182,7 @@ pub fn build(t: Task, row: &Row) -> (Item, Vec<String>) {
         tier: t.tier,
         split: t.split,
         modality: t.modality,
+        cluster: None,
         body: Body::Option(OptionItem {
             kind: t.kind,
             options: t.labels.into(),

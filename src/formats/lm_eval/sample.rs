@@ -156,6 +156,7 @@ pub fn build(s: &Sample, state: &mut FileState, notes: &mut Vec<String>) -> Resu
         tier: None,
         split: None,
         modality: None,
+        cluster: None,
         body,
     })))
 }

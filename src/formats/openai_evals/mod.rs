@@ -187,6 +187,7 @@ impl EvalsReader {
             tier: None,
             split: None,
             modality: None,
+            cluster: None,
             body,
         });
     }

@@ -192,6 +192,7 @@ pub fn row_item(row: &Row, n: usize, line: u64, tally: &mut FileTally) -> Result
         tier: None,
         split: None,
         modality: None,
+        cluster: None,
         body,
     })
 }
