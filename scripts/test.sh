@@ -18,6 +18,8 @@ cargo build --locked --bin scorelens
 .venv/bin/python scripts/reference/check.py --scorelens target/debug/scorelens
 # The leaderboard's reference file must be what its script computes now (tests/leaderboard_reference.rs).
 .venv/bin/python scripts/reference/leaderboard_reference.py --check
+# So must the clustered reference's (tests/clustered_reference.rs).
+.venv/bin/python scripts/reference/clustered_reference.py --check
 
 # The browser app (docs/app.md): lints of the wasm bins, the site built with Trunk, its page
 # weight against the budget, then the end-to-end tests in headless Chromium. The CLI the tests

@@ -126,8 +126,22 @@ pub struct Pair {
     pub strata: String,
     pub strata_count: u64,
     pub figures: Vec<Delta>,
-    /// McNemar's exact test on the items' correctness.
+    /// McNemar's exact test on the items' correctness (it takes items as independent: with
+    /// `clusters`, each mean figure's `se_paired` is the one that counts them).
     pub mcnemar: McNemar,
+    /// A's cluster rule (`--cluster`) and its independent units among the common items; absent
+    /// when no item is in a named cluster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clusters: Option<Clusters>,
+}
+
+/// The clusters among the items a comparison or leaderboard is over.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Clusters {
+    /// The cluster rule (`cluster`, `group`).
+    pub field: String,
+    /// Independent units: the clusters, and every item in none.
+    pub units: u64,
 }
 
 /// One figure of A and B on the common items, and their difference.
@@ -147,6 +161,17 @@ pub struct Delta {
     pub undefined: u32,
     /// The interval excludes 0: the runs differ beyond resampling noise.
     pub distinguishable: bool,
+    /// For a mean of item values: the CLT standard error of the paired item differences, over
+    /// A's strata and units (its clusters, when named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub se_paired: Option<f64>,
+    /// The smallest true difference a 95%-level test detects with 80% power, from `se_paired`
+    /// (else the bootstrap's `se`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mde: Option<f64>,
+    /// Common items (of the same design) a true difference of `delta` would need for 80% power.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items_needed: Option<u64>,
 }
 
 /// Compares every pair of runs (natively, each pair's resamples drawn on every core).

@@ -13,6 +13,7 @@
 //! Pure and seeded like the rest of the core: the caller may draw ranges of resamples on threads
 //! and hand them back in order (`leaderboard_with`), with the same result as `leaderboard`.
 
+pub use crate::compare::Clusters;
 use crate::compare::{listed, OnlyIn, Run, RunSummary};
 use crate::metrics::bootstrap::{BootstrapOptions, LEVEL};
 use serde::{Deserialize, Serialize};
@@ -35,9 +36,9 @@ pub const TIE_RULE: &str =
     "competition ranking: tied values share the best rank (1 + the number of runs strictly better)";
 
 /// The tests, as the output states them.
-pub const TESTS: &str = "McNemar's exact test on 0/1 accuracies (mcnemar); a z-test with the CLT \
-    standard error of the paired item differences, over the bootstrap's strata and units, on other \
-    means of item values (paired-z); a z-test with the bootstrap's standard error of the \
+pub const TESTS: &str = "McNemar's exact test on 0/1 accuracies of unclustered items (mcnemar); a z-test with the CLT \
+    standard error of the paired item differences, over the bootstrap's strata and units (clusters \
+    when named), on other means of item values (paired-z); a z-test with the bootstrap's standard error of the \
     difference on the rest (bootstrap-z)";
 
 /// The leaderboard of N runs.
@@ -71,6 +72,10 @@ pub struct Settings {
     pub adjustment: String,
     /// Which test decides which pairs (each pair's `test` names its own).
     pub tests: String,
+    /// The cluster rule the reference run's items were joined by (`--cluster`), and the
+    /// independent units among the shared items; absent when no item is in a named cluster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clusters: Option<Clusters>,
 }
 
 /// One figure (or one subset's accuracy) across the runs.
@@ -127,6 +132,12 @@ pub struct PairDiff {
     /// The standard error of the difference the test used (for `mcnemar`, the CLT one, shown);
     /// none when it could not be estimated.
     pub se: Option<f64>,
+    /// The smallest true difference a 95%-level test with this standard error detects with 80%
+    /// power (before the multiple-comparison adjustment): (z_{0.975} + z_{0.80})·se.
+    pub mde: Option<f64>,
+    /// The shared items (of the same design) a true difference of `delta` would need for 80%
+    /// power; none for no difference or no spread.
+    pub items_needed: Option<u64>,
     pub p_value: f64,
     /// Holm-adjusted over the family.
     pub p_adjusted: f64,
@@ -202,6 +213,13 @@ pub fn leaderboard_of(
                 "Holm, over all pairs of a figure; over all pairs of all subsets for subsets"
                     .to_string(),
             tests: TESTS.to_string(),
+            clusters: joined.clustered().then(|| Clusters {
+                field: runs
+                    .first()
+                    .map_or("none", |r| r.sample.clustering().0.describe())
+                    .to_string(),
+                units: joined.units() as u64,
+            }),
         },
         tie_rule: TIE_RULE.to_string(),
         figures,

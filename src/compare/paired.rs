@@ -1,9 +1,11 @@
 //! One pair of runs joined on item id, resampled together: every resample draws the shared items
 //! once and weighs both runs with that draw, so the interval is of the difference itself.
 
-use super::{listed, Delta, Pair, Run};
+use super::{listed, Clusters, Delta, Pair, Run};
 use crate::metrics::bootstrap::{interval, BootstrapOptions, Resampler};
 use crate::metrics::mcnemar::McNemar;
+use crate::metrics::paired_z::{se, Design, Influence, Scratch};
+use crate::metrics::power::{items_needed, mde};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -136,6 +138,11 @@ impl<'r> Paired<'r> {
                 *all += u;
             }
         }
+        let strata = sa.design().strata_units(|i| self.shared(i));
+        let unit_of: Vec<u32> = (0..sa.len())
+            .map(|i| sa.design().unit_of(i).unwrap_or(0))
+            .collect();
+        let design = Design::new(&unit_of, &strata);
         let mut figures = Vec::new();
         for (k, (name, _, _)) in self.both.iter().enumerate() {
             let Some((x, y)) = self.values(k, &buf) else {
@@ -146,6 +153,8 @@ impl<'r> Paired<'r> {
             let Some(f) = interval(x - y, list, u) else {
                 continue;
             };
+            let se_paired = self.se_paired(k, &design);
+            let se = se_paired.unwrap_or(f.se);
             figures.push(Delta {
                 figure: name.clone(),
                 a: x,
@@ -156,6 +165,9 @@ impl<'r> Paired<'r> {
                 se: f.se,
                 undefined: u,
                 distinguishable: f.lo > 0.0 || f.hi < 0.0,
+                se_paired,
+                mde: se.is_finite().then(|| mde(se)),
+                items_needed: items_needed(self.common, se, x - y),
             });
         }
         let mut mcnemar = McNemar::default();
@@ -185,7 +197,38 @@ impl<'r> Paired<'r> {
             strata_count: sa.design().strata_units(|i| self.shared(i)).len() as u64,
             figures,
             mcnemar: mcnemar.finish(),
+            clusters: (sa.clustering().1 > 0
+                && strata.iter().map(Vec::len).sum::<usize>() < self.common as usize)
+                .then(|| Clusters {
+                    field: sa.clustering().0.describe().to_string(),
+                    units: strata.iter().map(Vec::len).sum::<usize>() as u64,
+                }),
         }
+    }
+
+    /// The CLT standard error of the paired differences of figure k over the shared items, when
+    /// the figure is a mean of item values in both runs (`paired_z`).
+    fn se_paired(&self, k: usize, design: &Design) -> Option<f64> {
+        let (_, ka, kb) = self.both.get(k)?;
+        let (sa, sb) = (&self.a.sample, &self.b.sample);
+        let (mut va, mut vb) = (Vec::new(), Vec::new());
+        if !sa.item_values(*ka, &mut va) || !sb.item_values(*kb, &mut vb) {
+            return None;
+        }
+        // Both values on A's items, NaN where B lacks the item or either run leaves it out.
+        let mut xa = vec![f64::NAN; sa.len()];
+        let mut xb = vec![f64::NAN; sa.len()];
+        for (i, j) in self.a_to_b.iter().enumerate() {
+            let (Some(&x), Some(&y)) = (va.get(i), j.and_then(|j| vb.get(j))) else {
+                continue;
+            };
+            if !x.is_nan() && !y.is_nan() {
+                xa[i] = x;
+                xb[i] = y;
+            }
+        }
+        let (ia, ib) = (Influence::of(&xa)?, Influence::of(&xb)?);
+        Some(se(&ia, &ib, None, design, &mut Scratch::default()))
     }
 }
 

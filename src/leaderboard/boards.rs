@@ -178,7 +178,9 @@ fn column(cx: &Context, k: usize) -> Column {
             .map(|r| j.item_values(k, r).and_then(|v| Influence::of(&v)))
             .collect(),
     };
-    let accuracy = subset.is_some() || name == ACCURACY;
+    // McNemar's test takes items as independent: with clusters, the clustered z-test decides.
+    let accuracy = (subset.is_some() || name == ACCURACY) && !j.clustered();
+    let shared = items.map_or(j.common(), <[u32]>::len) as u64;
     let mut scratch = Scratch::default();
     let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     for a in 0..n {
@@ -213,7 +215,7 @@ fn column(cx: &Context, k: usize) -> Column {
                 points.get(b).copied().unwrap_or(f64::NAN),
             );
             let both = row_of(a).iter().copied().zip(row_of(b).iter().copied());
-            pairs.push(pair(names, pv, both, test, better));
+            pairs.push(pair(names, pv, both, test, better, shared));
         }
     }
     if subset.is_none() {

@@ -142,6 +142,15 @@ impl<'r> Joined<'r> {
         self.figures.len() + self.subsets.len()
     }
 
+    /// Whether the reference run's items are in clusters the user named: then its units are
+    /// clusters, and McNemar's test (of independent items) gives way to the clustered z-test.
+    pub(super) fn clustered(&self) -> bool {
+        self.runs
+            .first()
+            .is_some_and(|r| r.sample.clustering().1 > 0)
+            && self.units() < self.common()
+    }
+
     /// Resampling units among the shared items.
     pub(super) fn units(&self) -> usize {
         self.strata.iter().map(Vec::len).sum()

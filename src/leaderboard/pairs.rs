@@ -7,6 +7,7 @@ use super::PairDiff;
 use crate::metrics::bootstrap::{quantile_unsorted, LEVEL};
 use crate::metrics::mcnemar::McNemar;
 use crate::metrics::paired_z::{bootstrap_se, p_value};
+use crate::metrics::power::{items_needed, mde};
 
 /// Which test decides a pair.
 #[derive(Debug, Clone, Copy)]
@@ -19,14 +20,15 @@ pub enum Test {
     BootstrapZ,
 }
 
-/// One pair's difference, before adjustment. `values` hold every resample's (a, b) values
-/// (`NaN` where undefined).
+/// One pair's difference over `items` shared items, before adjustment. `values` hold every
+/// resample's (a, b) values (`NaN` where undefined).
 pub fn pair(
     names: (&str, &str),
     points: (f64, f64),
     values: impl Iterator<Item = (f64, f64)>,
     test: Test,
     better: Better,
+    items: u64,
 ) -> PairDiff {
     // Resamples where either value is undefined are left out.
     let mut diffs: Vec<f64> = values
@@ -61,6 +63,8 @@ pub fn pair(
         },
         test: test.to_string(),
         se: se.is_finite().then_some(se),
+        mde: se.is_finite().then(|| mde(se)),
+        items_needed: items_needed(items, se, delta),
         p_value: p,
         p_adjusted: p,
         differs: false,
