@@ -112,6 +112,9 @@ mod tests {
                     se: 0.1,
                     undefined: 0,
                     distinguishable: false,
+                    se_paired: None,
+                    mde: None,
+                    items_needed: None,
                 }],
                 mcnemar: McNemar {
                     both_right: 20,
@@ -121,6 +124,7 @@ mod tests {
                     not_binary: 0,
                     p_value: Some(0.1795654296875),
                 },
+                clusters: None,
             }],
             notes: Vec::new(),
         }
