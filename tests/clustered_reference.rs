@@ -47,7 +47,7 @@ fn runs(cluster: Option<ClusterBy>) -> Vec<Run> {
         .iter()
         .map(|n| {
             let b = bytes(&format!("{n}.jsonl"));
-            score_run(n, [Source::bytes(&format!("{n}.jsonl"), &b)], &opts).unwrap()
+            score_run(n, [Source::bytes(format!("{n}.jsonl"), &b)], &opts).unwrap()
         })
         .collect()
 }
