@@ -175,6 +175,13 @@ fn header(l: &Leaderboard) -> String {
         b.strata_count
     );
     out += &format!("  ranks: {}\n  tests: {}\n", l.tie_rule, b.adjustment);
+    if let Some(c) = &b.clusters {
+        out += &format!(
+            "  clusters: by {}, {} independent units among the shared items; accuracy pairs take \
+             the clustered z-test, not McNemar's\n",
+            c.field, c.units
+        );
+    }
     out
 }
 

@@ -122,6 +122,8 @@ fn pairs(b: &Board) -> Table {
                 Cell::Num(Some(p.p_value)),
                 Cell::Num(Some(p.p_adjusted)),
                 yes(p.differs),
+                Cell::Num(p.mde),
+                p.items_needed.map_or_else(|| Cell::from("-"), Cell::from),
             ]
         })
         .collect();
@@ -136,7 +138,17 @@ fn pairs(b: &Board) -> Table {
             b.figure
         ),
         columns: [
-            "A", "B", "A - B", "95% lo", "95% hi", "test", "p", "Holm p", "differs",
+            "A",
+            "B",
+            "A - B",
+            "95% lo",
+            "95% hi",
+            "test",
+            "p",
+            "Holm p",
+            "differs",
+            "detectable (80% power)",
+            "items for 80% power",
         ]
         .map(String::from)
         .to_vec(),
