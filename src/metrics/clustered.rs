@@ -17,6 +17,7 @@
 //! SE² over that plain SE², and the effective number of items n / deff (Kish 1965; Korn and
 //! Graubard 1998 use it for a proportion's interval, as Wilson's does here).
 
+pub use super::stats::wilson_share as wilson_effective;
 use super::stats::Z95;
 
 /// A mean over clustered items and how sure it is.
@@ -130,18 +131,6 @@ pub fn clustered_means(
             })
         })
         .collect()
-}
-
-/// Wilson's score interval for a proportion `p` on `n` (possibly fractional, effective) items.
-pub fn wilson_effective(p: f64, n: f64, z: f64) -> Option<(f64, f64)> {
-    if n.is_nan() || n <= 0.0 || p.is_nan() {
-        return None;
-    }
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let center = (p + z2 / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    Some(((center - half).max(0.0), (center + half).min(1.0)))
 }
 
 #[cfg(test)]

@@ -9,7 +9,15 @@ pub fn wilson(successes: f64, n: u64, z: f64) -> Option<(f64, f64)> {
         return None;
     }
     let n = n as f64;
-    let p = successes / n;
+    wilson_share(successes / n, n, z)
+}
+
+/// Wilson score interval for a share `p` of `n` items, `n` possibly fractional (an effective
+/// number of items, n / design effect); None when n is not positive.
+pub fn wilson_share(p: f64, n: f64, z: f64) -> Option<(f64, f64)> {
+    if n.is_nan() || n <= 0.0 || p.is_nan() {
+        return None;
+    }
     let z2 = z * z;
     let denom = 1.0 + z2 / n;
     let center = (p + z2 / (2.0 * n)) / denom;
