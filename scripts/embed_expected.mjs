@@ -38,6 +38,9 @@ runs.push({ name: 'binary.jsonl+strict', dir: samples, files: ['binary.jsonl'], 
 // Probabilities given as logprobs and loglikelihoods (exp in the core), which no sample has: the
 // wasm must give the CLI's figures to the bit there too.
 runs.push({ name: 'mixed.jsonl', dir: resolve('tests/fixtures/bootstrap'), files: ['mixed.jsonl'], options: {} });
+// Clusters: the file's passage_id, and groups, through the API's `cluster` (the CLI's --cluster).
+runs.push({ name: 'run-a.jsonl+cluster', dir: resolve('tests/fixtures/clustered'), files: ['run-a.jsonl'], options: { cluster: 'cluster' } });
+runs.push({ name: 'choice.jsonl+cluster-group', dir: samples, files: ['choice.jsonl'], options: { cluster: 'group' } });
 
 const rust = (s) => JSON.stringify(s);
 const cases = [];
@@ -46,6 +49,7 @@ for (const [i, run] of runs.entries()) {
   const args = ['score', '--json', '--one-run'];
   if (run.options.profile) args.push('--profile', run.options.profile);
   if (run.options.strict) args.push('--strict');
+  if (run.options.cluster) args.push('--cluster', run.options.cluster);
   const r = spawnSync(cli, [...args, ...run.files], { cwd: run.dir, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.error) throw r.error;
   const expected = join(out, `case-${i}.json`);

@@ -7,6 +7,7 @@ use super::input::{sources, Source};
 use super::panic;
 use super::run::{run, Outcome, Settings};
 use crate::formats::FORMATS;
+use crate::metrics::bootstrap::ClusterBy;
 use crate::profiles::Profile;
 use crate::web::protocol::Named;
 use serde::{Deserialize, Serialize};
@@ -23,9 +24,10 @@ struct ScoreOptions {
     profile: Option<String>,
     binning: Option<String>,
     strict: Option<bool>,
+    cluster: Option<String>,
 }
 
-const OPTION_KEYS: [&str; 3] = ["profile", "binning", "strict"];
+const OPTION_KEYS: [&str; 4] = ["profile", "binning", "strict", "cluster"];
 
 /// The options, or why they are wrong.
 pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
@@ -39,7 +41,7 @@ pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
                     return Err(Failure::new(
                         Kind::Options,
                         "",
-                        format!("options: unknown key `{key}`; the keys are profile, binning and strict"),
+                        format!("options: unknown key `{key}`; the keys are profile, binning, strict and cluster"),
                     ));
                 }
             }
@@ -58,11 +60,22 @@ pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
             ))
         }
     };
+    let cluster = match opts.cluster.as_deref() {
+        None => None,
+        Some(name) => Some(ClusterBy::parse(name).ok_or_else(|| {
+            Failure::new(
+                Kind::Options,
+                "",
+                format!("options: cluster `{name}` is none of {}", ClusterBy::NAMES),
+            )
+        })?),
+    };
     Ok(Settings {
         profile: opts.profile.filter(|p| !p.trim().is_empty()),
         strict: opts.strict.unwrap_or(false),
         mass,
         sample: false,
+        cluster,
     })
 }
 

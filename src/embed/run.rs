@@ -20,6 +20,8 @@ pub struct Settings {
     pub mass: bool,
     /// Keep the per-item sample a leaderboard resamples (runs of at most `rank::MAX_ITEMS`).
     pub sample: bool,
+    /// Which items belong together (the CLI's `--cluster`); `None` lets the file decide.
+    pub cluster: Option<crate::metrics::bootstrap::ClusterBy>,
 }
 
 /// A finished run.
@@ -73,7 +75,9 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
     let opts = Options {
         profile: settings.profile.clone(),
         strict: settings.strict,
-        sample: settings.sample.then_some(super::rank::MAX_ITEMS),
+        // Clustered figures come from the sample: kept, up to the cap, when they are asked.
+        sample: (settings.sample || settings.cluster.is_some()).then_some(super::rank::MAX_ITEMS),
+        cluster: settings.cluster,
         ..Options::default()
     };
     let mut session = Session::new(&opts).map_err(Failure::from_error)?;

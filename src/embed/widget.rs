@@ -11,6 +11,7 @@ use super::panic;
 use super::rank::{rank, Ranked};
 use super::run::{run, Settings};
 use super::views::Embed;
+use crate::metrics::bootstrap::ClusterBy;
 use crate::report::groups::keep_largest;
 use crate::web::protocol::{Scored, Text, GROUPS_HELD};
 use crate::web::state::{AppState, Binning};
@@ -118,6 +119,8 @@ pub enum Status {
 pub struct Props {
     pub src: RwSignal<Option<String>>,
     pub profile: RwSignal<Option<String>>,
+    /// The `cluster` attribute (the CLI's `--cluster`).
+    pub cluster: RwSignal<Option<String>>,
     pub view: RwSignal<ViewKind>,
     pub theme: RwSignal<Theme>,
     pub status: RwSignal<Status>,
@@ -155,6 +158,7 @@ impl Widget {
         match name {
             "src" => self.props.src.set(text),
             "profile" => self.props.profile.set(text),
+            "cluster" => self.props.cluster.set(text),
             "view" => self.props.view.set(ViewKind::parse(v)),
             "theme" => self.props.theme.set(Theme::parse(v)),
             "binning" => self.state.binning.set(binning(v)),
@@ -217,6 +221,7 @@ async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
         dropped: 0,
         bytes: o.bytes,
         millis: o.millis,
+        clustered_items: 0,
     })
 }
 
@@ -239,6 +244,7 @@ fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback
     // Scores again whenever `src`, `profile` or the dropped files change.
     Effect::new(move |_| {
         let (src, profile, ranking) = (props.src.get(), props.profile.get(), ranking.get());
+        let cluster = props.cluster.get();
         drops.track();
         let job = match src {
             Some(list) if ranking => Job::Urls(list.split_whitespace().map(String::from).collect()),
@@ -265,6 +271,7 @@ fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback
         tell(&h, &n, "loading", &JsValue::UNDEFINED);
         let settings = Settings {
             profile,
+            cluster: cluster.as_deref().and_then(ClusterBy::parse),
             ..Settings::default()
         };
         let (h, n) = (h.clone(), n.clone());
@@ -323,6 +330,7 @@ pub fn mount_report(
         let props = Props {
             src: RwSignal::new(attr(&host, "src")),
             profile: RwSignal::new(attr(&host, "profile")),
+            cluster: RwSignal::new(attr(&host, "cluster")),
             view: RwSignal::new(ViewKind::parse(host.get_attribute("view").as_deref())),
             theme: RwSignal::new(Theme::parse(host.get_attribute("theme").as_deref())),
             status: RwSignal::new(Status::Empty),

@@ -69,6 +69,7 @@ impl State {
             explorer: s.explorer,
             sample,
             sample_dropped: s.sample_dropped,
+            clustered_items: s.clustered_items,
         })
     }
 }

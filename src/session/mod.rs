@@ -64,6 +64,9 @@ pub struct Finished {
     /// `Some(n)` when the sample was asked for with a cap (`Options::sample`) and the run passed
     /// it: `sample` is then `None`, and `n` items were admitted by the profile.
     pub sample_dropped: Option<u64>,
+    /// Items that named a cluster of their own (a `cluster` or `passage_id` field): what a face
+    /// offers `--cluster cluster` on.
+    pub clustered_items: u64,
 }
 
 /// A scoring run in progress.

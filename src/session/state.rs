@@ -38,6 +38,8 @@ pub(super) struct State {
     /// (`Options::sample`); made with the profile at the first item.
     pub(super) sample: Option<Sample>,
     pub(super) want_sample: bool,
+    /// Items scored that named a cluster of their own.
+    pub(super) clustered_items: u64,
     /// The user's cluster rule (`Options::cluster`).
     pub(super) cluster: Option<crate::metrics::bootstrap::ClusterBy>,
     /// The most items the sample may hold; past it, it is freed (`Options::sample`).
@@ -73,6 +75,7 @@ impl State {
                 || opts.bootstrap.is_some()
                 || opts.cluster.is_some(),
             cluster: opts.cluster,
+            clustered_items: 0,
             sample_cap: opts.sample.unwrap_or(usize::MAX),
             sample_dropped: None,
             strict: opts.strict,
@@ -134,6 +137,7 @@ impl State {
         }
         self.sample_dropped = dropped;
         self.items += 1;
+        self.clustered_items += u64::from(item.cluster.is_some());
         let summary = match file {
             None => self.file.as_mut(),
             Some(name) => self.summary_of(name),

@@ -122,7 +122,7 @@ fn crashed(error: String) {
     }
     if was_ready {
         for r in runs.iter().filter(|r| r.scored().is_some()) {
-            score(r.id, r.profile.clone());
+            score(r.id, r.profile.clone(), r.cluster.clone());
         }
         warm_up();
     }
@@ -411,12 +411,13 @@ fn files_array(files: &[File]) -> js_sys::Array {
     files.iter().collect()
 }
 
-fn score(run: u32, profile: Option<String>) {
+fn score(run: u32, profile: Option<String>, cluster: Option<String>) {
     let files = FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default());
     send(&ToWorker::Score {
         run,
         files: files_array(&files),
         profile,
+        cluster,
     });
 }
 
@@ -453,11 +454,12 @@ pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>)>) -> Vec<u32> {
             label,
             files: files.len(),
             profile: None,
+            cluster: None,
             status: Status::Waiting,
         };
         FILES.with_borrow_mut(|f| f.insert(id, files));
         state.runs.update(|runs| runs.push(run));
-        score(id, None);
+        score(id, None, None);
         ids.push(id);
     }
     if let Some(&first) = ids.first() {
@@ -468,11 +470,24 @@ pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>)>) -> Vec<u32> {
 
 /// Scores a run again under another profile (`None`: the file decides).
 pub fn rescore(state: AppState, run: u32, profile: Option<String>) {
+    let mut cluster = None;
     state.update_run(run, |r| {
         r.profile = profile.clone();
         r.status = Status::Waiting;
+        cluster = r.cluster.clone();
     });
-    score(run, profile);
+    score(run, profile, cluster);
+}
+
+/// Scores a run again with another cluster rule (`None`: the file decides).
+pub fn recluster(state: AppState, run: u32, cluster: Option<String>) {
+    let mut profile = None;
+    state.update_run(run, |r| {
+        r.cluster = cluster.clone();
+        r.status = Status::Waiting;
+        profile = r.profile.clone();
+    });
+    score(run, profile, cluster);
 }
 
 pub fn cancel(run: u32) {

@@ -41,6 +41,8 @@ pub mod multi;
 #[cfg(feature = "ui")]
 pub mod notes;
 #[cfg(feature = "ui")]
+mod planning;
+#[cfg(feature = "ui")]
 mod progress;
 pub mod protocol;
 #[cfg(feature = "ui")]

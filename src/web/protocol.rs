@@ -20,6 +20,8 @@ pub enum ToWorker {
         #[serde(with = "serde_wasm_bindgen::preserve")]
         files: js_sys::Array,
         profile: Option<String>,
+        /// The cluster rule (`ClusterBy::parse`'s names); `None` lets the file decide.
+        cluster: Option<String>,
     },
     /// Stop scoring the run at the next chunk.
     Cancel { run: u32 },
@@ -228,6 +230,10 @@ pub struct Scored {
     /// Bytes read and the wall time it took, in milliseconds.
     pub bytes: f64,
     pub millis: f64,
+    /// Items that named a cluster of their own (`cluster`, `passage_id`): the cluster menu
+    /// offers the file's field when there are some.
+    #[serde(default)]
+    pub clustered_items: u64,
 }
 
 /// One figure's leaderboard as the page shows it, laid out in the worker

@@ -11,6 +11,7 @@ use super::header::ReportHeader;
 use super::ic::Ic;
 use super::multi::Multi;
 use super::notes::Notes;
+use super::planning::Planning;
 use super::protocol::{Scored, Text};
 use super::reliability::{Reliability, Series};
 use super::rewardbench::RewardBench;
@@ -149,6 +150,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
             <div class="cards" data-testid="cards">
                 <Cards scored=scored.clone() run=id />
             </div>
+            <Planning id=id scored=scored.clone() />
             {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
             {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
             {report.multi.clone().map(|m| view! { <Multi multi=m /> })}

@@ -75,6 +75,8 @@ pub struct Run {
     pub files: usize,
     /// The profile the user chose; `None` lets the file decide.
     pub profile: Option<String>,
+    /// The cluster rule the user chose (`--cluster`'s names); `None` lets the file decide.
+    pub cluster: Option<String>,
     pub status: Status,
 }
 

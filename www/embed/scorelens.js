@@ -76,7 +76,7 @@ function style(root) {
   }
 }
 
-const ATTRIBUTES = ['src', 'profile', 'view', 'binning', 'theme'];
+const ATTRIBUTES = ['src', 'profile', 'view', 'binning', 'theme', 'cluster'];
 
 /**
  * <scorelens-report src profile view binning theme>: a scorecard for a results file served with

@@ -15,6 +15,8 @@ export interface ScoreOptions {
   binning?: "width" | "mass" | "equal-width" | "equal-mass";
   /** Reject at the first warning instead of skipping the bad line. */
   strict?: boolean;
+  /** Items that belong together, as the CLI's `--cluster`: the file's own field (`cluster` or `passage_id`), `group`, or `none`; the report then has `intervals.clustered`. */
+  cluster?: "cluster" | "passage_id" | "group" | "none";
 }
 
 /** A format or a profile, with one line on what it is. */
@@ -187,6 +189,8 @@ export interface Intervals {
   level: number;
   wilson: { [figure: string]: { lo: number; hi: number } };
   bootstrap: { [key: string]: unknown } | null;
+  /** With `cluster`: each mean figure's cluster-robust standard error, design effect, 95% interval, detectable difference and items to halve it (docs/intervals.md). */
+  clustered?: { [key: string]: unknown };
 }
 
 /** What `leaderboard` resolves to: `scorelens leaderboard FILES --json` (docs/intervals.md). */

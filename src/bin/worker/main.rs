@@ -37,6 +37,7 @@ mod worker {
     use crate::read::{head, read_all, surely_too_many, Stop};
     use scorelens::explore::{Explorer, DEFAULT_CAP};
     use scorelens::formats::FORMATS;
+    use scorelens::metrics::bootstrap::ClusterBy;
     use scorelens::profiles::Profile;
     use scorelens::report::groups::with_largest;
     use scorelens::report::Report;
@@ -181,12 +182,13 @@ mod worker {
                 run,
                 files,
                 profile,
+                cluster,
             } => {
                 let generation = bump(run);
                 let files: Vec<File> = files.iter().filter_map(|f| f.dyn_into().ok()).collect();
                 let live = Live::new(run);
                 wasm_bindgen_futures::spawn_local(async move {
-                    score(run, generation, files, profile).await;
+                    score(run, generation, files, profile, cluster).await;
                     drop(live);
                 });
             }
@@ -313,7 +315,14 @@ mod worker {
         scorelens::profiles::resampling::sample_for(profile)
     }
 
-    async fn score(run: u32, generation: u32, files: Vec<File>, profile: Option<String>) {
+    async fn score(
+        run: u32,
+        generation: u32,
+        files: Vec<File>,
+        profile: Option<String>,
+        cluster: Option<String>,
+    ) {
+        let cluster = cluster.as_deref().and_then(ClusterBy::parse);
         // Bootstraps of other runs wait while this one reads.
         let _reading = crate::intervals::Reading::new();
         let started = js_sys::Date::now();
@@ -327,10 +336,13 @@ mod worker {
             },
             None => true,
         };
+        // Clustered figures come from the sample: kept, up to the cap, whenever they are asked.
+        let sampled = sampled || cluster.is_some();
         let opts = Options {
             profile,
             items: Some(DEFAULT_CAP),
             sample: sampled.then_some(MAX_ITEMS),
+            cluster,
             ..Options::default()
         };
         let mut session = match Session::new(&opts) {
@@ -394,6 +406,7 @@ mod worker {
                     dropped: explorer.dropped(),
                     bytes,
                     millis: js_sys::Date::now() - started,
+                    clustered_items: finished.clustered_items,
                 };
                 EXPLORERS.with_borrow_mut(|e| e.insert(run, explorer));
                 post(&FromWorker::Scored {
