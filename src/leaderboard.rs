@@ -174,7 +174,12 @@ pub fn leaderboard_of(
     }
     let (figures, subsets, mut notes) = boards::boards(&joined, &values);
     notes.extend(profile_notes(&runs));
-    if joined.subsets.len() < joined.subsets_total {
+    if let Some(f) = &joined.only {
+        notes.push(format!(
+            "only what {f} needs is ranked (`--by`); leave out `--by` to rank every figure and subset"
+        ));
+    }
+    if joined.subsets.len() < joined.subsets_total && !joined.subsets.is_empty() {
         notes.push(format!(
             "{} of {} subsets are ranked, the largest; `--subsets all` ranks every one",
             joined.subsets.len(),

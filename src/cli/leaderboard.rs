@@ -25,7 +25,7 @@ const PROGRESS_EVERY: u32 = 3 * LANES as u32;
 
 /// What the user asked the leaderboard for.
 pub struct Ask<'a> {
-    /// The figure shown (`--by`).
+    /// The one figure ranked and shown (`--by`); every figure when `None`.
     pub by: Option<&'a str>,
     /// How many subsets get a board (`--subsets`), the largest first.
     pub subsets: usize,
@@ -84,7 +84,21 @@ pub fn run(
     }
     let done = AtomicU32::new(0);
     let shown = std::io::stderr().is_terminal();
-    let joined = Joined::with_subsets(&runs, ask.subsets);
+    let mut joined = Joined::with_subsets(&runs, ask.subsets);
+    // Rank what is asked for only: the other figures' resamples are not drawn at all.
+    if let Some(f) = ask.by {
+        let names = joined.board_names();
+        joined = match joined.only(f) {
+            Some(j) => j,
+            None => {
+                eprintln!(
+                    "scorelens: no figure `{f}` is ranked; the figures every run has are {}",
+                    names.join(", ")
+                );
+                return USAGE;
+            }
+        };
+    }
     let mut l = leaderboard_of(joined, &boot, |joined, b| {
         // Each core draws a contiguous range of resamples, handed back in resample order.
         let parts: Vec<Vec<Replicates>> = scorelens::session::spread(b.resamples, |r| {

@@ -116,8 +116,9 @@ enum Command {
         /// Benchmark rules to apply to every run; by default each file's header decides.
         #[arg(long)]
         profile: Option<String>,
-        /// The figure to rank by (a report path such as `metrics.accuracy`, or
-        /// `subsets.NAME.accuracy`); RewardBench's overall score or accuracy by default.
+        /// Rank this figure only (a report path such as `metrics.accuracy`, or
+        /// `subsets.NAME.accuracy`): the others are not computed. By default every figure is
+        /// ranked and RewardBench's overall score or accuracy shown.
         #[arg(long, value_name = "FIGURE")]
         by: Option<String>,
         /// Resamples of the paired bootstrap.

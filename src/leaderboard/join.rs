@@ -39,6 +39,10 @@ pub struct Joined<'r> {
     pub(super) unit_of: Vec<u32>,
     /// The strata's units, as the resampler draws them.
     pub(super) strata: Vec<Vec<u32>>,
+    /// Per run, the figures of its sample that some column needs (all when `None`).
+    wanted: Option<Vec<Vec<bool>>>,
+    /// The board asked for alone (`only`).
+    pub(super) only: Option<String>,
 }
 
 /// Per resample of a range: every run's value of every figure and subset (`NaN` when undefined),
@@ -129,7 +133,52 @@ impl<'r> Joined<'r> {
             subsets_total,
             unit_of,
             strata,
+            wanted: None,
+            only: None,
         }
+    }
+
+    /// The runs joined for what one board needs (`--by`): the headline figure `figure` alone,
+    /// or for `subsets.NAME.accuracy` the subsets (all of them: Holm's family is every subset's
+    /// pairs); the other figures are neither ranked nor computed. `None` when no board has that
+    /// name.
+    pub fn only(mut self, figure: &str) -> Option<Self> {
+        if let Some(k) = self.figures.iter().position(|(n, _)| n == figure) {
+            let kept = self.figures.swap_remove(k);
+            self.figures = vec![kept];
+            self.subsets.clear();
+            self.subset_of.clear();
+        } else {
+            let name = figure.strip_prefix("subsets.")?.strip_suffix(".accuracy")?;
+            self.subsets.iter().position(|s| s == name)?;
+            self.figures.clear();
+        }
+        let wanted = self
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(r, run)| {
+                let mut w = vec![false; run.sample.names().len()];
+                for (_, at) in &self.figures {
+                    if let Some(slot) = at.get(r).and_then(|&a| w.get_mut(a)) {
+                        *slot = true;
+                    }
+                }
+                w
+            })
+            .collect();
+        self.wanted = Some(wanted);
+        self.only = Some(figure.to_string());
+        Some(self)
+    }
+
+    /// Every board's name: the headline figures, then `subsets.NAME.accuracy`.
+    pub fn board_names(&self) -> Vec<String> {
+        self.figures
+            .iter()
+            .map(|(n, _)| n.clone())
+            .chain(self.subsets.iter().map(|s| format!("subsets.{s}.accuracy")))
+            .collect()
     }
 
     /// Items every run has.
@@ -277,8 +326,13 @@ impl<'r> Joined<'r> {
                     *slot = *w;
                 }
             }
+            let wanted = self
+                .wanted
+                .as_ref()
+                .and_then(|w| w.get(r))
+                .map(Vec::as_slice);
             run.sample
-                .figures_lanes(&buf.lanes, &mut buf.figures, &mut buf.lane_buf);
+                .figures_lanes_of(&buf.lanes, wanted, &mut buf.figures, &mut buf.lane_buf);
             let names = buf.figures.len() / LANES;
             for k in 0..used {
                 for (c, (_, at)) in self.figures.iter().enumerate() {

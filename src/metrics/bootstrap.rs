@@ -237,11 +237,32 @@ impl Sample {
         out: &mut Vec<Option<f64>>,
         buf: &mut LaneBuf,
     ) {
+        self.figures_lanes_of(weights, None, out, buf);
+    }
+
+    /// `figures_lanes`, computing only the replays that hold a figure `wanted` marks (by index
+    /// into `names`; all when `None`): the others' figures are `None`. Ranking one figure need
+    /// not pay for the families it does not show.
+    pub fn figures_lanes_of(
+        &self,
+        weights: &[Weights],
+        wanted: Option<&[bool]>,
+        out: &mut Vec<Option<f64>>,
+        buf: &mut LaneBuf,
+    ) {
         out.clear();
         buf.parts.resize_with(self.replays.len(), Vec::new);
+        let mut start = 0;
         for (r, part) in self.replays.iter().zip(&mut buf.parts) {
             part.clear();
-            r.figures_lanes(weights, part);
+            let n = r.names().len();
+            let needed = wanted.is_none_or(|w| w.iter().skip(start).take(n).any(|&x| x));
+            if needed {
+                r.figures_lanes(weights, part);
+            } else {
+                part.resize(n * LANES, None);
+            }
+            start += n;
         }
         for k in 0..LANES {
             for part in &buf.parts {
