@@ -4,7 +4,7 @@
 //! stats, plus a hand-worked joint run.
 
 use scorelens::report::Report;
-use scorelens::{score, Error, Input, Options};
+use scorelens::{score, Error, Input, Options, Source};
 use serde_json::Value;
 
 const JOINT: &str = "tests/fixtures/helm/joint";
@@ -311,4 +311,54 @@ fn display_predictions_with_thinking_text_are_still_a_companion() {
     assert_ne!(with, text);
     let format = scorelens::formats::detect("display_predictions.json", with.as_bytes());
     assert_eq!(format.map(|f| f.name()), Some("helm-run-file"));
+}
+
+/// Two train trials of two instances: each instance's trials are one cluster, so the run has two
+/// independent units, and `--cluster cluster` counts them.
+#[test]
+fn train_trials_of_one_instance_are_one_cluster() {
+    let state = |id: &str, trial: u32, answer: &str| {
+        format!(
+            r#"{{"instance": {{"id": "{id}", "split": "test", "references": [
+              {{"output": {{"text": "x"}}, "tags": ["correct"]}}, {{"output": {{"text": "y"}}, "tags": []}}]}},
+             "train_trial_index": {trial}, "output_mapping": {{"A": "x", "B": "y"}},
+             "result": {{"completions": [{{"text": " {answer}", "logprob": -0.1}}]}}}}"#
+        )
+    };
+    let states = [
+        state("i1", 0, "A"),
+        state("i1", 1, "A"),
+        state("i2", 0, "B"),
+        state("i2", 1, "A"),
+        state("i3", 0, "B"),
+        state("i3", 1, "B"),
+    ];
+    let text = format!(
+        r#"{{"adapter_spec": {{"method": "multiple_choice_joint", "model": "org/m"}}, "request_states": [{}]}}"#,
+        states.join(",")
+    );
+    let opts = Options {
+        cluster: Some(scorelens::metrics::bootstrap::ClusterBy::File),
+        ..Options::default()
+    };
+    let f = scorelens::score_sources(
+        [Source::bytes("scenario_state.json", text.as_bytes())],
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(f.report.items, 6);
+    assert_eq!(f.clustered_items, 6);
+    let c = f.report.intervals.clustered.unwrap();
+    assert_eq!((c.items, c.clusters, c.in_clusters), (6, 3, 6));
+    assert!(f.report.files[0]
+        .mapping
+        .iter()
+        .any(|m| m.starts_with("clusters: the train trials of one instance")));
+    // The single-trial run above names no cluster.
+    let one = scorelens::score_sources(
+        [Source::bytes("scenario_state.json", HAND_STATE.as_bytes())],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(one.clustered_items, 0);
 }

@@ -40,6 +40,12 @@ pub fn emit(file: &str, state: &ScenarioState, sink: &mut dyn Sink) -> Vec<Facts
         joint_items(file, state, &mut facts, sink);
     }
     mapping(method, sink);
+    if several_trials(state) {
+        sink.meta(
+            Meta::Mapping,
+            "clusters: the train trials of one instance are one cluster (resampled together; `--cluster cluster` gives their clustered standard errors)",
+        );
+    }
     facts
 }
 
@@ -132,7 +138,9 @@ fn references(rs: &RequestState) -> Result<(Vec<String>, Vec<usize>), String> {
     Ok((options, golds))
 }
 
-fn item(rs: &RequestState, k: &str, body: Body) -> Item {
+/// The item of request state `rs` under key `k`. With several train trials (`trials`), the
+/// trials of one instance are one cluster: they ask the same question.
+fn item(rs: &RequestState, k: &str, body: Body, trials: bool) -> Item {
     Item {
         id: k.into(),
         line: None,
@@ -140,9 +148,17 @@ fn item(rs: &RequestState, k: &str, body: Body) -> Item {
         tier: None,
         split: None,
         modality: None,
-        cluster: None,
+        cluster: rs.instance.id.as_deref().filter(|_| trials).map(Into::into),
         body,
     }
+}
+
+/// Whether the run repeats its instances over several train trials.
+fn several_trials(state: &ScenarioState) -> bool {
+    state
+        .request_states
+        .iter()
+        .any(|rs| rs.train_trial_index > 0)
 }
 
 /// Whether a request state is scored: unperturbed, and not a calibration request.
@@ -151,6 +167,7 @@ fn wanted(rs: &RequestState) -> bool {
 }
 
 fn joint_items(file: &str, state: &ScenarioState, facts: &mut Vec<Facts>, sink: &mut dyn Sink) {
+    let trials = several_trials(state);
     for (i, rs) in state.request_states.iter().enumerate() {
         let id = rs
             .instance
@@ -218,7 +235,7 @@ fn joint_items(file: &str, state: &ScenarioState, facts: &mut Vec<Facts>, sink: 
             answer,
             probs,
         });
-        sink.item(item(rs, &k, body));
+        sink.item(item(rs, &k, body, trials));
     }
 }
 
@@ -256,6 +273,7 @@ fn separate_items(
     facts: &mut Vec<Facts>,
     sink: &mut dyn Sink,
 ) {
+    let trials = several_trials(state);
     // key -> (first request state, reference index -> (original, calibration) logprob and length)
     type Spans = BTreeMap<usize, (Option<(f64, usize)>, Option<(f64, usize)>)>;
     let mut order: Vec<String> = Vec::new();
@@ -353,6 +371,6 @@ fn separate_items(
             answer: Some(answer),
             probs,
         });
-        sink.item(item(rs, &k, body));
+        sink.item(item(rs, &k, body, trials));
     }
 }
