@@ -203,3 +203,37 @@ fn a_file_no_reader_claims_names_the_formats_and_its_keys() {
         other => panic!("expected NoItems, got {other:?}"),
     }
 }
+
+/// `cluster` and `passage_id` name an item's cluster (a string or a whole number); anything else
+/// is a located warning and the item is its own cluster, still scored.
+#[test]
+fn cluster_fields_are_read_or_warned_about() {
+    let text = concat!(
+        "{\"id\": \"a\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"A\", \"cluster\": 17}\n",
+        "{\"id\": \"b\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"B\", \"cluster\": \"17\"}\n",
+        "{\"id\": \"c\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"A\", \"passage_id\": \"p2\"}\n",
+        "{\"id\": \"d\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"B\", \"passage_id\": \"p2\"}\n",
+        "{\"id\": \"e\", \"options\": [\"A\", \"B\"], \"gold\": \"A\", \"answer\": \"A\", \"cluster\": [1]}\n",
+    );
+    let opts = Options {
+        cluster: Some(scorelens::metrics::bootstrap::ClusterBy::File),
+        ..Options::default()
+    };
+    let f = scorelens::score_sources(
+        [scorelens::Source::bytes("c.jsonl", text.as_bytes())],
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(f.report.items, 5);
+    assert_eq!(f.clustered_items, 4);
+    // 17 and "17" are one cluster, p2 another, e its own: three units.
+    let c = f.report.intervals.clustered.unwrap();
+    assert_eq!((c.clusters, c.in_clusters), (3, 4));
+    let w = &f.report.warnings;
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].line, Some(5));
+    assert_eq!(
+        w[0].reason,
+        "the cluster must be a string or a number, not a list; the item is its own cluster"
+    );
+}
