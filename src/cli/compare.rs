@@ -135,12 +135,26 @@ fn pair_tables(p: &Pair) -> Vec<Table> {
     let f = |x: f64| format!("{x:.4}");
     let deltas = Table::text(
         format!(
-            "{} (A) vs {} (B): {} common items, strata {} ({})",
-            p.a, p.b, p.common, p.strata, p.strata_count
+            "{} (A) vs {} (B): {} common items, strata {} ({}){}",
+            p.a,
+            p.b,
+            p.common,
+            p.strata,
+            p.strata_count,
+            scorelens::compare::tables::clusters(p)
         ),
-        ["figure", "A", "B", "A - B", "95% interval", "differs"]
-            .map(String::from)
-            .to_vec(),
+        [
+            "figure",
+            "A",
+            "B",
+            "A - B",
+            "95% interval",
+            "differs",
+            "detectable (80% power)",
+            "items for 80% power",
+        ]
+        .map(String::from)
+        .to_vec(),
         p.figures
             .iter()
             .map(|d| {
@@ -151,6 +165,9 @@ fn pair_tables(p: &Pair) -> Vec<Table> {
                     format!("{:+.4}", d.delta),
                     format!("{:+.4} to {:+.4}", d.lo, d.hi),
                     if d.distinguishable { "yes" } else { "no" }.to_string(),
+                    d.mde.map_or_else(|| "-".to_string(), f),
+                    d.items_needed
+                        .map_or_else(|| "-".to_string(), |n| n.to_string()),
                 ]
             })
             .collect(),

@@ -14,11 +14,23 @@ pub fn pair_tables(c: &Comparison) -> Vec<Table> {
     c.pairs.iter().flat_map(pair).collect()
 }
 
+/// The pair's clusters, for a title: empty when no item is in a named cluster.
+pub fn clusters(p: &Pair) -> String {
+    p.clusters.as_ref().map_or(String::new(), |c| {
+        format!(", clusters by {} ({} units)", c.field, c.units)
+    })
+}
+
 fn pair(p: &Pair) -> [Table; 2] {
     let deltas = Table {
         title: format!(
-            "{} (A) vs {} (B): {} common items, strata {} ({})",
-            p.a, p.b, p.common, p.strata, p.strata_count
+            "{} (A) vs {} (B): {} common items, strata {} ({}){}",
+            p.a,
+            p.b,
+            p.common,
+            p.strata,
+            p.strata_count,
+            clusters(p)
         ),
         columns: cols(&[
             "figure",
@@ -30,6 +42,9 @@ fn pair(p: &Pair) -> [Table; 2] {
             "se",
             "undefined_resamples",
             "differs",
+            "se_paired",
+            "mde",
+            "items_needed",
         ]),
         rows: p
             .figures
@@ -45,6 +60,9 @@ fn pair(p: &Pair) -> [Table; 2] {
                     Some(d.se).into(),
                     u64::from(d.undefined).into(),
                     Cell::from(if d.distinguishable { "yes" } else { "no" }),
+                    d.se_paired.into(),
+                    d.mde.into(),
+                    d.items_needed.map_or_else(|| Cell::from(""), Cell::from),
                 ]
             })
             .collect(),
@@ -112,9 +130,9 @@ mod tests {
                     se: 0.1,
                     undefined: 0,
                     distinguishable: false,
-                    se_paired: None,
-                    mde: None,
-                    items_needed: None,
+                    se_paired: Some(0.08),
+                    mde: Some(0.25),
+                    items_needed: Some(112),
                 }],
                 mcnemar: McNemar {
                     both_right: 20,
@@ -136,13 +154,15 @@ mod tests {
         assert_eq!(t.len(), 2);
         let csv = crate::table::csv(&t);
         assert!(
-            csv.contains("metrics.accuracy,0.75,0.6,0.15000000000000002,-0.05,0.35,0.1,0,no\n"),
+            csv.contains(
+                "metrics.accuracy,0.75,0.6,0.15000000000000002,-0.05,0.35,0.1,0,no,0.08,0.25,112\n"
+            ),
             "{csv}"
         );
         assert!(csv.contains("20,10,4,6,0,0.1795654296875\n"), "{csv}");
         assert!(csv.contains("model-a (A) vs model-b (B): 40 common items, strata group (2)"));
         let md = crate::table::markdown(&t);
-        assert!(md.contains("| metrics.accuracy | 0.7500 | 0.6000 | 0.1500 | -0.0500 | 0.3500 | 0.1000 | 0 | no |"), "{md}");
+        assert!(md.contains("| metrics.accuracy | 0.7500 | 0.6000 | 0.1500 | -0.0500 | 0.3500 | 0.1000 | 0 | no | 0.0800 | 0.2500 | 112 |"), "{md}");
         assert!(md.contains("| 20 | 10 | 4 | 6 | 0 | 0.1796 |"), "{md}");
     }
 }

@@ -80,6 +80,23 @@ fn row(body: &Element, d: &Delta) -> Option<()> {
     if d.distinguishable {
         set(&mark, "title", "the 95% interval excludes 0");
     }
+    // The smallest true difference these items detect with 80% power, and the items the
+    // observed gap would need.
+    let mde = d
+        .mde
+        .map_or_else(String::new, |m| format!("{}{u}", fmt::show(Some(m), kind)));
+    let cell = add(&tr, "td", "num mde", &mde)?;
+    set(&cell, "data-value", &fmt::exact(d.mde));
+    if let Some(n) = d.items_needed {
+        set(
+            &cell,
+            "title",
+            &format!(
+                "the observed gap needs {} items for 80% power",
+                fmt::count(n)
+            ),
+        );
+    }
     Some(())
 }
 
@@ -124,11 +141,28 @@ fn pair(root: &Element, p: &Pair, k: usize, a: &str, b: &str) -> Option<()> {
         "",
     )?;
     let head = add(&add(&table, "thead", "", "")?, "tr", "", "")?;
-    for (i, h) in ["", "A", "B", "A − B", "95% interval", "differs"]
-        .iter()
-        .enumerate()
+    for (i, h) in [
+        "",
+        "A",
+        "B",
+        "A − B",
+        "95% interval",
+        "differs",
+        "detectable (80% power)",
+    ]
+    .iter()
+    .enumerate()
     {
-        let th = add(&head, "th", if (1..5).contains(&i) { "num" } else { "" }, h)?;
+        let th = add(
+            &head,
+            "th",
+            if (1..5).contains(&i) || i == 6 {
+                "num"
+            } else {
+                ""
+            },
+            h,
+        )?;
         if i > 0 {
             set(&th, "scope", "col");
         }
