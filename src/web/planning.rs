@@ -84,7 +84,7 @@ pub fn Planning(id: u32, scored: Arc<Scored>) -> impl IntoView {
         option(
             "cluster",
             format!(
-                "the file's cluster field ({} items name one)",
+                "the file's field ({} items)",
                 fmt::count(scored.clustered_items)
             ),
         )
@@ -124,8 +124,8 @@ pub fn Planning(id: u32, scored: Arc<Scored>) -> impl IntoView {
                 .collect_view();
             view! {
                 <p data-testid="planning-sentence">{head}</p>
-                <div class="table-wrap">
-                    <table class="planning">
+                <div class="scroll">
+                    <table class="figures planning">
                         <thead><tr>
                             <th scope="col">"figure"</th>
                             <th class="num" scope="col">"value"</th>
