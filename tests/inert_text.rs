@@ -270,3 +270,21 @@ fn html_escapes_markup_and_json_keeps_names_exactly() {
         assert_eq!(acting(&text(&out.stderr)), [], "{command} stderr");
     }
 }
+
+#[test]
+fn an_error_of_several_lines_keeps_its_lines_and_escapes_the_rest() {
+    let dir = corpus("error");
+    let file = dir.join("none.jsonl");
+    let line = r#"{"id": "q1", "options": ["A", "B"], "gold": "Z\u001b]0;x\u0007", "answer": "A"}"#;
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let out = scorelens(&["score", path(&file)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "scorelens: no item could be scored\n  {}:1: gold `Z\\u{{1b}}]0;x\\u{{7}}` is not \
+             among the options\n",
+            file.display()
+        )
+    );
+}

@@ -75,7 +75,7 @@ pub fn run(
                 return USAGE;
             }
             Err(e) => {
-                say!("scorelens: {name}: {e}");
+                say_lines!("scorelens: {name}: {e}");
                 return INPUT_ERROR;
             }
         }

@@ -9,6 +9,14 @@ macro_rules! say {
     };
 }
 
+/// `say!` for an error whose text is lines by design ("no item could be scored" and a line for
+/// each warning): its line feeds are kept, all else that would act is escaped.
+macro_rules! say_lines {
+    ($($arg:tt)*) => {
+        eprintln!("{}", scorelens::inert::inert_lines(&format!($($arg)*)))
+    };
+}
+
 mod compare;
 mod folder;
 mod found;
@@ -321,7 +329,7 @@ fn score_run(files: &[found::Place], opts: &Options, json: bool, layout: Layout)
             return USAGE;
         }
         Err(e) => {
-            say!("scorelens: {e}");
+            say_lines!("scorelens: {e}");
             return INPUT_ERROR;
         }
     };
