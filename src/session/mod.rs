@@ -9,6 +9,9 @@ mod blocks;
 mod cores;
 mod decompress;
 mod finish;
+mod guarded;
+mod guarded_read;
+pub mod line_guard;
 mod source;
 mod state;
 mod utf16;
@@ -16,6 +19,7 @@ pub mod whole;
 pub mod zipped;
 
 pub use decompress::{decoded, encoding, inner_name, peek};
+pub use line_guard::MAX_LINE;
 pub use source::Source;
 pub use state::MAX_WARNINGS;
 
@@ -28,6 +32,8 @@ use crate::report::{FileSummary, Report};
 use crate::warning::Warning;
 use crate::Error;
 use blocks::LineFeed;
+use guarded::Guarded;
+use guarded_read::GuardedRead;
 use state::State;
 use std::io::{self, Read};
 use std::ops::Range;
@@ -69,6 +75,10 @@ pub struct Session {
     lines: Option<Box<LineFeed>>,
     state: State,
     bootstrap: Option<BootstrapOptions>,
+    /// The current file's line guard, when it is line-based.
+    guard: Option<Guarded>,
+    /// Warnings kept before the current file began.
+    file_warnings: usize,
 }
 
 /// A source pushed into the session as its bytes arrive (`Session::add`): the browser's
@@ -136,6 +146,8 @@ impl Session {
             lines: None,
             state: State::new(chosen, opts),
             bootstrap: opts.bootstrap,
+            guard: None,
+            file_warnings: 0,
         })
     }
 
@@ -146,10 +158,7 @@ impl Session {
         let name = source.name;
         let read = match source.body {
             source::Body::Bytes(bytes) => match decompress::sniff(bytes) {
-                None => {
-                    self.read_bytes(&name, bytes);
-                    Ok(())
-                }
+                None => self.read_bytes(&name, bytes),
                 Some(kind) => decompress::decode(kind, bytes)
                     .and_then(|read| self.read_stream(&name, None, read)),
             },
@@ -185,8 +194,8 @@ impl Session {
     /// A compressed source's `head` and chunks are its decoded bytes (`decoded`); its `name`
     /// may keep the compression's suffix, which detection looks past.
     pub fn add(&mut self, name: &str, head: &[u8], len: Option<u64>) -> Feed<'_> {
-        let format = formats::detect(decompress::inner_name(name), head);
-        self.begin(name, head, len, format, true);
+        let (format, lines) = guarded::detect(name, head);
+        self.begin(name, &lines, len, format, true);
         Feed {
             format: format.map(|f| f.name()),
             session: self,
@@ -227,6 +236,8 @@ impl Session {
         blocks: bool,
     ) -> bool {
         self.end_file();
+        self.guard_for(format, head);
+        self.file_warnings = self.state.warnings.len();
         let state = &mut self.state;
         if let Some(e) = state.explorer.as_mut() {
             e.begin_file(name);
@@ -279,17 +290,28 @@ impl Session {
         if self.state.stopped {
             return false;
         }
+        self.push_guarded(chunk);
+        !self.state.stopped
+    }
+
+    /// Feeds bytes that passed the guard (if the file has one) to the file's reader.
+    fn push_reader(&mut self, chunk: &[u8]) {
+        if self.state.stopped {
+            return;
+        }
         if let Some(mut lines) = self.lines.take() {
             self.feed_lines(&mut lines, Some(chunk));
             self.lines = Some(lines);
         } else if let Some(r) = self.reader.as_mut() {
             r.feed(chunk, &mut self.state);
         }
-        !self.state.stopped
     }
 
     /// Ends the current file, if one is open.
     fn end_file(&mut self) {
+        if !self.state.stopped {
+            self.finish_guard();
+        }
         let stopped = self.state.stopped;
         if let Some(mut lines) = self.lines.take().filter(|_| !stopped) {
             self.feed_lines(&mut lines, None);
@@ -297,31 +319,42 @@ impl Session {
         if let Some(mut r) = self.reader.take().filter(|_| !stopped) {
             r.finish(&mut self.state);
         }
+        self.report_guard();
         if let Some(f) = self.state.file.take() {
             self.state.files.push(f);
         }
     }
 
-    /// A source whole in memory: a large canonical JSON Lines file in blocks on every core.
-    fn read_bytes(&mut self, name: &str, bytes: &[u8]) {
+    /// A source whole in memory: a large canonical JSON Lines file in blocks on every core. A
+    /// line-based file with a carriage return or a line past `MAX_LINE` is read as a stream,
+    /// through its guard.
+    fn read_bytes(&mut self, name: &str, bytes: &[u8]) -> io::Result<()> {
         let head = &bytes[..bytes.len().min(HEAD)];
-        let len = Some(bytes.len() as u64);
-        let format = formats::detect(decompress::inner_name(name), head);
-        let blocks = self.begin(name, head, len, format, true);
+        let (format, lines) = guarded::detect(name, head);
+        let line_based = format.is_some_and(|f| !whole::read_whole(f.name(), &lines));
+        if line_based && line_guard::needs_guard(bytes, MAX_LINE) {
+            return self.read_stream(name, Some(bytes.len() as u64), bytes);
+        }
+        let blocks = self.begin(name, head, Some(bytes.len() as u64), format, true);
+        // These bytes need no guard.
+        self.guard = None;
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(workers) = cores::workers(Some(bytes.len() as u64)).filter(|_| blocks) {
             self.lines = None;
-            return cores::read_bytes(self, name, workers, bytes);
+            cores::read_bytes(self, name, workers, bytes);
+            return Ok(());
         }
         let _ = blocks;
         self.push(bytes);
         self.end_file();
+        Ok(())
     }
 
     /// A source read in pieces: a large canonical JSON Lines file in blocks read and parsed on
     /// every core, never whole in memory; any other in chunks of a block, as the browser's
     /// worker pushes its reads, so that a line-based file is never whole in memory either (a
-    /// format read whole gathers its chunks itself).
+    /// format read whole gathers its chunks itself). A line-based file is read through its
+    /// guard.
     fn read_stream(
         &mut self,
         name: &str,
@@ -330,14 +363,35 @@ impl Session {
     ) -> io::Result<()> {
         let mut head = Vec::with_capacity(HEAD);
         (&mut read).take(HEAD as u64).read_to_end(&mut head)?;
-        let format = formats::detect(decompress::inner_name(name), &head);
-        let blocks = self.begin(name, &head, len, format, true);
+        let (format, lines) = guarded::detect(name, &head);
+        let blocks = self.begin(name, &lines, len, format, true);
+        let whole = io::Cursor::new(head).chain(read);
+        match self.guard.as_mut() {
+            Some(g) => {
+                g.in_push = false;
+                let guarded = GuardedRead::new(whole, std::sync::Arc::clone(&g.guard));
+                self.read_body(name, len, blocks, guarded)
+            }
+            None => self.read_body(name, len, blocks, whole),
+        }
+    }
+
+    /// The file begun by `read_stream`, from its first byte.
+    fn read_body(
+        &mut self,
+        name: &str,
+        len: Option<u64>,
+        blocks: bool,
+        mut read: impl Read + Send,
+    ) -> io::Result<()> {
+        let mut head = Vec::with_capacity(HEAD);
+        (&mut read).take(HEAD as u64).read_to_end(&mut head)?;
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(workers) = cores::workers(len).filter(|_| blocks) {
             self.lines = None;
             return cores::read_pieces(self, name, workers, &head, read);
         }
-        let _ = blocks;
+        let _ = (blocks, name, len);
         self.push(&head);
         let size = chunk_size();
         let mut chunk = Vec::with_capacity(size);
