@@ -99,5 +99,5 @@ fn chunk_size() -> usize {
     #[cfg(not(target_arch = "wasm32"))]
     return cores::block_size();
     #[cfg(target_arch = "wasm32")]
-    return blocks::READ_BLOCK;
+    return super::blocks::READ_BLOCK;
 }
