@@ -13,6 +13,7 @@ pub mod fmt;
 pub mod formats;
 pub mod html;
 pub mod id_set;
+pub mod inert;
 pub mod item_check;
 pub mod items;
 pub mod leaderboard;

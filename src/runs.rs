@@ -175,9 +175,10 @@ fn dedupe_names(runs: &mut [FoundRun]) {
 }
 
 /// `model` from a scorelens header line (`{"scorelens": …, "model": …}`), if the file has one.
+/// The line may end with a carriage return alone, as the session reads it.
 fn header_model(head: &[u8]) -> Option<String> {
     let head = head.strip_prefix(formats::lines::BOM).unwrap_or(head);
-    let line = head.split(|&b| b == b'\n').next()?;
+    let line = head.split(|&b| b == b'\n' || b == b'\r').next()?;
     let v: serde_json::Value = serde_json::from_slice(line).ok()?;
     v.get("scorelens")?;
     let model = v.get("model")?.as_str()?.trim();
@@ -217,6 +218,17 @@ mod tests {
     const CANON_B: &[u8] = b"{\"scorelens\": 1, \"model\": \"model-b\"}\n{\"id\": \"1\", \"options\": [\"x\", \"y\"], \"gold\": \"x\", \"answer\": \"y\"}\n";
     const BARE: &[u8] =
         b"{\"id\": \"1\", \"options\": [\"x\", \"y\"], \"gold\": \"x\", \"answer\": \"x\"}\n";
+
+    #[test]
+    fn a_header_ended_by_a_carriage_return_alone_names_its_run() {
+        let mac: &[u8] = b"{\"scorelens\": 1, \"model\": \"model-c\"}\r{\"id\": \"1\", \"options\": [\"x\", \"y\"], \"gold\": \"x\", \"answer\": \"y\"}\r";
+        let found = find(
+            &offered(&[("mac.jsonl", mac), ("b.jsonl", CANON_B)]),
+            Grouping::Found,
+        );
+        let names: Vec<&str> = found.runs.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["model-c", "model-b"]);
+    }
 
     #[test]
     fn canonical_files_group_by_their_header_model() {

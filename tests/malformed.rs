@@ -126,10 +126,12 @@ fn canonical_control_bytes() {
 
 #[test]
 fn canonical_cr_only() {
-    check_one(
-        "canonical/cr_only.jsonl",
-        0,
-        &[(Some(1), "not valid JSON: trailing characters at column 81")],
+    // Classic Mac line ends: each carriage return ends a line, and the mapping says so.
+    let out = check_one("canonical/cr_only.jsonl", 3, &[]);
+    let report = out.report.expect("a report");
+    assert_eq!(
+        report.files[0].mapping,
+        ["line endings: CR (classic Mac), read as line ends"]
     );
 }
 

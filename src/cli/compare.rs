@@ -5,10 +5,10 @@ use super::found;
 use super::tables;
 use super::{Layout, INPUT_ERROR, OK, USAGE};
 use scorelens::compare::{Comparison, Pair};
+use scorelens::inert::inert;
 use scorelens::runs::Grouping;
 use scorelens::table::{self, Table};
 use scorelens::{BootstrapOptions, Error, Options, Report, Run};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Runs `scorelens compare`: the files and folders grouped into runs, each run scored.
@@ -23,7 +23,7 @@ pub fn run(
     let mut gathered = match found::gather(files, how) {
         Ok(g) => g,
         Err(why) => {
-            eprintln!("scorelens: {why}");
+            say!("scorelens: {why}");
             return USAGE;
         }
     };
@@ -35,20 +35,20 @@ pub fn run(
         match found::gather(files, Grouping::PerFile) {
             Ok(g) => gathered = g,
             Err(why) => {
-                eprintln!("scorelens: {why}");
+                say!("scorelens: {why}");
                 return USAGE;
             }
         }
     }
     if gathered.runs.len() < 2 {
-        eprintln!(
+        say!(
             "scorelens: compare needs two runs or more; found {}",
             gathered.summary
         );
         return USAGE;
     }
     if !all_files {
-        eprintln!("scorelens: {}", gathered.summary);
+        say!("scorelens: {}", gathered.summary);
     }
     let mut runs: Vec<Run> = Vec::with_capacity(gathered.runs.len());
     for found in &gathered.runs {
@@ -56,14 +56,14 @@ pub fn run(
         let sources = match super::open(&found.files) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("scorelens: {e}");
+                say!("scorelens: {e}");
                 return USAGE;
             }
         };
         match scorelens::score_run(name, sources, opts) {
             Ok(r) => {
                 if !r.report.warnings.is_empty() {
-                    eprintln!(
+                    say!(
                         "warning: {name}: {} warnings; `scorelens score` on its files lists them",
                         r.report.warnings.len()
                     );
@@ -71,11 +71,11 @@ pub fn run(
                 runs.push(r);
             }
             Err(e @ (Error::UnknownProfile(_) | Error::Io { .. })) => {
-                eprintln!("scorelens: {e}");
+                say!("scorelens: {e}");
                 return USAGE;
             }
             Err(e) => {
-                eprintln!("scorelens: {name}: {e}");
+                say_lines!("scorelens: {name}: {e}");
                 return INPUT_ERROR;
             }
         }
@@ -96,7 +96,7 @@ pub fn run(
             }
         }
     };
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    super::print(&text, json, layout);
     OK
 }
 
@@ -112,10 +112,10 @@ fn header(c: &Comparison) -> String {
     for r in &c.runs {
         out += &format!(
             "  {}: {}, profile {}, model {}\n",
-            r.name,
+            inert(&r.name),
             super::tables::items(r.items),
-            r.profile,
-            r.model.as_deref().unwrap_or("(unnamed)")
+            inert(&r.profile),
+            inert(r.model.as_deref().unwrap_or("(unnamed)"))
         );
     }
     out

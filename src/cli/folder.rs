@@ -7,9 +7,9 @@ use super::found::Run;
 use super::tables;
 use super::{open, Layout, INPUT_ERROR, OK, SHOWN_WARNINGS};
 use rayon::prelude::*;
+use scorelens::inert::inert;
 use scorelens::table::{self, Table};
 use scorelens::{score_sources, Error, Options, Report};
-use std::io::Write;
 
 /// What scoring one run gave.
 struct Outcome {
@@ -26,8 +26,7 @@ pub fn run(runs: &[Run], opts: &Options, json: bool, layout: Layout) -> i32 {
     } else {
         report_text(&outcomes, layout)
     };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    super::print(&text, json, layout);
     let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
     if failed == outcomes.len() || (opts.strict && failed > 0) {
         INPUT_ERROR
@@ -59,7 +58,7 @@ fn print_warnings(outcomes: &[Outcome]) {
         let warnings = o.result.as_ref().map(|r| r.warnings.as_slice());
         for w in warnings.unwrap_or_default() {
             if shown < SHOWN_WARNINGS {
-                eprintln!("warning: {w}");
+                say!("warning: {w}");
                 shown += 1;
             } else {
                 more += 1;
@@ -67,7 +66,7 @@ fn print_warnings(outcomes: &[Outcome]) {
         }
     }
     if more > 0 {
-        eprintln!("warning: {more} more warnings; see the JSON reports (--json)");
+        say!("warning: {more} more warnings; see the JSON reports (--json)");
     }
 }
 
@@ -81,7 +80,7 @@ fn report_text(outcomes: &[Outcome], layout: Layout) -> String {
             .collect();
         for o in outcomes {
             if let Err(e) = &o.result {
-                eprintln!("scorelens: {}: not scored: {e}", o.name);
+                say!("scorelens: {}: not scored: {e}", o.name);
             }
         }
         return scorelens::html::runs(&scored, None);
@@ -90,22 +89,29 @@ fn report_text(outcomes: &[Outcome], layout: Layout) -> String {
     for o in outcomes {
         match (&o.result, layout) {
             (Ok(r), Layout::Table | Layout::Html) => {
-                out += &format!("== {} ==\n", o.name);
+                out += &format!("== {} ==\n", inert(&o.name));
                 out += &tables::text(r, &tables::tables(r));
                 out.push('\n');
             }
             (Ok(r), Layout::Csv) => {
-                out += &format!("# == {} ==\n", o.name);
+                out += &table::csv::title_line(&format!("== {} ==", o.name));
                 out += &table::csv(&tables::tables(r));
             }
             (Ok(r), Layout::Markdown) => {
-                out += &format!("## {}\n\n", o.name);
+                out += &format!("## {}\n\n", table::markdown::cell(&o.name));
                 out += &table::markdown(&tables::tables(r));
             }
-            (Err(e), Layout::Csv) => out += &format!("# == {} ==\n# not scored: {e}\n\n", o.name),
-            (Err(e), Layout::Markdown) => out += &format!("## {}\n\nNot scored: {e}\n\n", o.name),
+            (Err(e), Layout::Csv) => {
+                out += &table::csv::title_line(&format!("== {} ==", o.name));
+                out += &table::csv::title_line(&format!("not scored: {e}"));
+                out.push('\n');
+            }
+            (Err(e), Layout::Markdown) => {
+                let (name, e) = (table::markdown::cell(&o.name), table::markdown::cell(e));
+                out += &format!("## {name}\n\nNot scored: {e}\n\n");
+            }
             (Err(e), Layout::Table | Layout::Html) => {
-                out += &format!("== {} ==\nnot scored: {e}\n\n", o.name)
+                out += &format!("== {} ==\nnot scored: {}\n\n", inert(&o.name), inert(e))
             }
         }
     }

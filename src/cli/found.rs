@@ -286,6 +286,6 @@ fn walk(
 pub fn note_ignored(ignored: &[(String, String)]) {
     for (name, why) in ignored {
         let short = why.split(". scorelens reads").next().unwrap_or(why);
-        eprintln!("note: {name}: not read: {short}");
+        say!("note: {name}: not read: {short}");
     }
 }

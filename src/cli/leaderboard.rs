@@ -15,7 +15,7 @@ use scorelens::metrics::lanes::LANES;
 use scorelens::runs::Grouping;
 use scorelens::table;
 use scorelens::{BootstrapOptions, Error, Options, Run, Session};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -41,7 +41,7 @@ pub fn run(
     layout: Layout,
 ) -> i32 {
     if let Err(e) = Session::new(opts) {
-        eprintln!("scorelens: {e}");
+        say!("scorelens: {e}");
         return USAGE;
     }
     // Runs are found as `score` and `compare` find them.
@@ -51,13 +51,13 @@ pub fn run(
             g.runs
         }
         Err(e) => {
-            eprintln!("scorelens: {e}");
+            say!("scorelens: {e}");
             return USAGE;
         }
     };
     let mut seen = std::collections::HashSet::new();
     if let Some(s) = sources.iter().find(|s| !seen.insert(s.name.as_str())) {
-        eprintln!(
+        say!(
             "scorelens: two runs are named {}; give each run once",
             s.name
         );
@@ -70,13 +70,13 @@ pub fn run(
         match result {
             Ok(r) => runs.push(r),
             Err(e) => {
-                eprintln!("scorelens: {}: not ranked: {e}", source.name);
+                say!("scorelens: {}: not ranked: {e}", source.name);
                 left_out.push(format!("{} is not ranked: {e}", source.name));
             }
         }
     }
     if runs.len() < 2 {
-        eprintln!(
+        say!(
             "scorelens: a leaderboard needs two runs or more; {} could be scored",
             runs.len()
         );
@@ -91,7 +91,7 @@ pub fn run(
         joined = match joined.only(f) {
             Some(j) => j,
             None => {
-                eprintln!(
+                say!(
                     "scorelens: no figure `{f}` is ranked; the figures every run has are {}",
                     names.join(", ")
                 );
@@ -121,7 +121,7 @@ pub fn run(
     });
     l.notes.extend(left_out);
     if l.common == 0 {
-        eprintln!("scorelens: the runs share no item id, so there is nothing to rank");
+        say!("scorelens: the runs share no item id, so there is nothing to rank");
         return INPUT_ERROR;
     }
     let figure = match ask.by {
@@ -135,7 +135,7 @@ pub fn run(
             .chain(&l.subsets)
             .map(|b| b.figure.as_str())
             .collect();
-        eprintln!(
+        say!(
             "scorelens: no figure `{figure}` is ranked; the figures every run has are {}",
             names.join(", ")
         );
@@ -152,8 +152,7 @@ pub fn run(
             Layout::Html => scorelens::html::leaderboard(&l, &figure).unwrap_or_default(),
         }
     };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    super::print(&text, json, layout);
     OK
 }
 
@@ -165,7 +164,7 @@ fn score(s: &Found, opts: &Options) -> Result<Run, String> {
         other => other.to_string(),
     })?;
     if !run.report.warnings.is_empty() {
-        eprintln!(
+        say!(
             "warning: {}: {} warnings; `scorelens score` on it lists them",
             s.name,
             run.report.warnings.len()
@@ -185,7 +184,7 @@ fn header(l: &Leaderboard) -> String {
         b.method,
         b.seed,
         b.level * 100.0,
-        b.strata,
+        scorelens::inert::inert(&b.strata),
         b.strata_count
     );
     out += &format!("  ranks: {}\n  tests: {}\n", l.tie_rule, b.adjustment);

@@ -1,5 +1,22 @@
 //! Command-line arguments, file reading and exit codes; the figures come from the library.
 
+/// `eprintln!` for a line that may carry text from a file (a warning, a run's name, a reason):
+/// what would act on the terminal is shown as an escape (`scorelens::inert`), line breaks too,
+/// so that one message stays one line.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", scorelens::inert::inert(&format!($($arg)*)))
+    };
+}
+
+/// `say!` for an error whose text is lines by design ("no item could be scored" and a line for
+/// each warning): its line feeds are kept, all else that would act is escaped.
+macro_rules! say_lines {
+    ($($arg:tt)*) => {
+        eprintln!("{}", scorelens::inert::inert_lines(&format!($($arg)*)))
+    };
+}
+
 mod compare;
 mod folder;
 mod found;
@@ -297,7 +314,7 @@ fn subsets_limit(s: &str) -> Result<usize, String> {
 fn score(files: &[PathBuf], how: Grouping, opts: Options, json: bool, layout: Layout) -> i32 {
     // An unknown profile is a usage error once, not one error per run.
     if let Err(e) = scorelens::Session::new(&opts) {
-        eprintln!("scorelens: {e}");
+        say!("scorelens: {e}");
         return USAGE;
     }
     if let [one] = files {
@@ -308,20 +325,20 @@ fn score(files: &[PathBuf], how: Grouping, opts: Options, json: bool, layout: La
     let gathered = match found::gather(files, how) {
         Ok(g) => g,
         Err(why) => {
-            eprintln!("scorelens: {why}");
+            say!("scorelens: {why}");
             return USAGE;
         }
     };
     found::note_ignored(&gathered.ignored);
     match gathered.runs.as_slice() {
         [] => {
-            eprintln!("scorelens: no file here holds predictions scorelens reads");
+            say!("scorelens: no file here holds predictions scorelens reads");
             INPUT_ERROR
         }
         // One run prints exactly what naming its files one by one prints.
         [run] => score_run(&run.files, &opts, json, layout),
         runs => {
-            eprintln!("scorelens: {}", gathered.summary);
+            say!("scorelens: {}", gathered.summary);
             folder::run(runs, &opts, json, layout)
         }
     }
@@ -333,26 +350,26 @@ fn score_run(files: &[found::Place], opts: &Options, json: bool, layout: Layout)
     let sources = match open(files) {
         Ok(s) => s,
         Err(why) => {
-            eprintln!("scorelens: {why}");
+            say!("scorelens: {why}");
             return USAGE;
         }
     };
     let report = match score_sources(sources, opts) {
         Ok(f) => f.report,
         Err(e @ (Error::UnknownProfile(_) | Error::Io { .. })) => {
-            eprintln!("scorelens: {e}");
+            say!("scorelens: {e}");
             return USAGE;
         }
         Err(e) => {
-            eprintln!("scorelens: {e}");
+            say_lines!("scorelens: {e}");
             return INPUT_ERROR;
         }
     };
     for w in report.warnings.iter().take(SHOWN_WARNINGS) {
-        eprintln!("warning: {w}");
+        say!("warning: {w}");
     }
     if report.warnings.len() > SHOWN_WARNINGS {
-        eprintln!(
+        say!(
             "warning: {} more warnings; see the JSON report (--json)",
             report.warnings.len() - SHOWN_WARNINGS
         );
@@ -368,9 +385,21 @@ fn score_run(files: &[found::Place], opts: &Options, json: bool, layout: Layout)
             Layout::Html => scorelens::html::report(&report),
         }
     };
+    print(&text, json, layout);
+    OK
+}
+
+/// Writes `text` to stdout. Aligned text and Markdown are read in terminals, so whatever in them
+/// would act there is shown as an escape; each piece from a file was made inert where it was laid
+/// out (a line break in a cell too), and this pass guarantees it for the whole. CSV, HTML and JSON
+/// are data for other programs and keep the text as it is, in their own escaping.
+fn print(text: &str, json: bool, layout: Layout) {
+    let text = match layout {
+        Layout::Table | Layout::Markdown if !json => scorelens::inert::inert_lines(text),
+        _ => std::borrow::Cow::Borrowed(text),
+    };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().write_all(text.as_bytes());
-    OK
 }
 
 /// Each file as a source, opened now; or the first that does not open, as `path: why`.

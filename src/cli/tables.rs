@@ -1,6 +1,7 @@
 //! The report laid out as tables (`scorelens::table`), and those printed as aligned text; CSV and
 //! Markdown are the table model's own writers.
 
+use scorelens::inert::inert;
 use scorelens::metrics::calibration::CalibrationFigures;
 use scorelens::profiles::headline::headline;
 use scorelens::report::{groups, GroupFigures};
@@ -228,15 +229,15 @@ pub fn text(r: &Report, tables: &[Table]) -> String {
     };
     let mut out = format!(
         "scorelens · profile {} · model {} · {} scored, {} skipped\n",
-        r.profile,
-        r.model.as_deref().unwrap_or("(unnamed)"),
+        inert(&r.profile),
+        inert(r.model.as_deref().unwrap_or("(unnamed)")),
         items(r.items),
         r.skipped
     );
     for f in &r.files {
         out += &format!(
             "  {} ({}): {}, {} skipped\n",
-            f.name,
+            inert(&f.name),
             f.format,
             items(f.items),
             f.skipped
@@ -244,7 +245,7 @@ pub fn text(r: &Report, tables: &[Table]) -> String {
     }
     out += &layout(tables);
     for n in &r.notes {
-        out += &format!("\nnote: {n}");
+        out += &format!("\nnote: {}", inert(n));
     }
     if !r.notes.is_empty() {
         out.push('\n');
@@ -252,22 +253,32 @@ pub fn text(r: &Report, tables: &[Table]) -> String {
     out
 }
 
-/// The tables as aligned plain text, each under its title.
+/// The tables as aligned plain text, each under its title; every title, name and cell made inert
+/// (`scorelens::inert`) before the columns are measured, so that a control character in a group
+/// name neither acts on the terminal nor breaks the alignment.
 pub fn layout(tables: &[Table]) -> String {
     let mut out = String::new();
     for t in tables {
-        out += &format!("\n{}\n", t.title);
-        let widths: Vec<usize> = (0..t.columns.len())
+        out += &format!("\n{}\n", inert(&t.title));
+        let head: Vec<String> = t.columns.iter().map(|c| inert(c).into_owned()).collect();
+        let rows: Vec<Vec<String>> = t
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|c| inert(&c.shown()).into_owned()).collect())
+            .collect();
+        let widths: Vec<usize> = (0..head.len())
             .map(|i| {
-                let cells = t.rows.iter().map(|r| r[i].shown().chars().count());
+                let cells = rows
+                    .iter()
+                    .filter_map(|r| r.get(i))
+                    .map(|c| c.chars().count());
                 cells
-                    .chain([t.columns[i].chars().count()])
+                    .chain(head.get(i).map(|c| c.chars().count()))
                     .max()
                     .unwrap_or(0)
             })
             .collect();
-        let rows = t.rows.iter().map(|r| r.iter().map(|c| c.shown()).collect());
-        for cells in std::iter::once(t.columns.clone()).chain(rows) {
+        for cells in std::iter::once(&head).chain(&rows) {
             let line: Vec<String> = cells
                 .iter()
                 .zip(&widths)
@@ -305,12 +316,12 @@ pub fn missing_notes(
         };
         out += &format!(
             "\nnote: {}: {}{tail}",
-            say(o.count, &o.run),
-            o.ids.join(", ")
+            inert(&say(o.count, &o.run)),
+            inert(&o.ids.join(", "))
         );
     }
     for n in notes {
-        out += &format!("\nnote: {n}");
+        out += &format!("\nnote: {}", inert(n));
     }
     if !out.is_empty() {
         out.push('\n');

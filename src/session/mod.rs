@@ -9,25 +9,31 @@ mod blocks;
 mod cores;
 mod decompress;
 mod finish;
+mod guarded;
+mod guarded_read;
+pub mod line_guard;
 mod source;
 mod state;
+mod streams;
 mod utf16;
 pub mod whole;
 pub mod zipped;
 
 pub use decompress::{decoded, encoding, inner_name, peek};
+pub use line_guard::MAX_LINE;
 pub use source::Source;
 pub use state::MAX_WARNINGS;
 
 use crate::explore::Explorer;
 use crate::formats::canonical::chunks;
-use crate::formats::{self, Format, Reader, HEAD};
+use crate::formats::{self, Format, Reader};
 use crate::metrics::bootstrap::{BootstrapOptions, ClusterBy, Sample};
 use crate::profiles::Profile;
 use crate::report::{FileSummary, Report};
 use crate::warning::Warning;
 use crate::Error;
 use blocks::LineFeed;
+use guarded::Guarded;
 use state::State;
 use std::io::{self, Read};
 use std::ops::Range;
@@ -76,6 +82,10 @@ pub struct Session {
     lines: Option<Box<LineFeed>>,
     state: State,
     bootstrap: Option<BootstrapOptions>,
+    /// The current file's line guard, when it is line-based.
+    guard: Option<Guarded>,
+    /// Warnings kept before the current file began.
+    file_warnings: usize,
 }
 
 /// A source pushed into the session as its bytes arrive (`Session::add`): the browser's
@@ -143,6 +153,8 @@ impl Session {
             lines: None,
             state: State::new(chosen, opts),
             bootstrap: opts.bootstrap,
+            guard: None,
+            file_warnings: 0,
         })
     }
 
@@ -153,10 +165,7 @@ impl Session {
         let name = source.name;
         let read = match source.body {
             source::Body::Bytes(bytes) => match decompress::sniff(bytes) {
-                None => {
-                    self.read_bytes(&name, bytes);
-                    Ok(())
-                }
+                None => self.read_bytes(&name, bytes),
                 Some(kind) => decompress::decode(kind, bytes)
                     .and_then(|read| self.read_stream(&name, None, read)),
             },
@@ -192,8 +201,8 @@ impl Session {
     /// A compressed source's `head` and chunks are its decoded bytes (`decoded`); its `name`
     /// may keep the compression's suffix, which detection looks past.
     pub fn add(&mut self, name: &str, head: &[u8], len: Option<u64>) -> Feed<'_> {
-        let format = formats::detect(decompress::inner_name(name), head);
-        self.begin(name, head, len, format, true);
+        let (format, lines) = guarded::detect(name, head);
+        self.begin(name, &lines, len, format, true);
         Feed {
             format: format.map(|f| f.name()),
             session: self,
@@ -234,6 +243,8 @@ impl Session {
         blocks: bool,
     ) -> bool {
         self.end_file();
+        self.guard_for(format, head);
+        self.file_warnings = self.state.warnings.len();
         let state = &mut self.state;
         if let Some(e) = state.explorer.as_mut() {
             e.begin_file(name);
@@ -286,17 +297,28 @@ impl Session {
         if self.state.stopped {
             return false;
         }
+        self.push_guarded(chunk);
+        !self.state.stopped
+    }
+
+    /// Feeds bytes that passed the guard (if the file has one) to the file's reader.
+    fn push_reader(&mut self, chunk: &[u8]) {
+        if self.state.stopped {
+            return;
+        }
         if let Some(mut lines) = self.lines.take() {
             self.feed_lines(&mut lines, Some(chunk));
             self.lines = Some(lines);
         } else if let Some(r) = self.reader.as_mut() {
             r.feed(chunk, &mut self.state);
         }
-        !self.state.stopped
     }
 
     /// Ends the current file, if one is open.
     fn end_file(&mut self) {
+        if !self.state.stopped {
+            self.finish_guard();
+        }
         let stopped = self.state.stopped;
         if let Some(mut lines) = self.lines.take().filter(|_| !stopped) {
             self.feed_lines(&mut lines, None);
@@ -304,69 +326,11 @@ impl Session {
         if let Some(mut r) = self.reader.take().filter(|_| !stopped) {
             r.finish(&mut self.state);
         }
+        self.report_guard();
         if let Some(f) = self.state.file.take() {
             self.state.files.push(f);
         }
     }
-
-    /// A source whole in memory: a large canonical JSON Lines file in blocks on every core.
-    fn read_bytes(&mut self, name: &str, bytes: &[u8]) {
-        let head = &bytes[..bytes.len().min(HEAD)];
-        let len = Some(bytes.len() as u64);
-        let format = formats::detect(decompress::inner_name(name), head);
-        let blocks = self.begin(name, head, len, format, true);
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(workers) = cores::workers(Some(bytes.len() as u64)).filter(|_| blocks) {
-            self.lines = None;
-            return cores::read_bytes(self, name, workers, bytes);
-        }
-        let _ = blocks;
-        self.push(bytes);
-        self.end_file();
-    }
-
-    /// A source read in pieces: a large canonical JSON Lines file in blocks read and parsed on
-    /// every core, never whole in memory; any other in chunks of a block, as the browser's
-    /// worker pushes its reads, so that a line-based file is never whole in memory either (a
-    /// format read whole gathers its chunks itself).
-    fn read_stream(
-        &mut self,
-        name: &str,
-        len: Option<u64>,
-        mut read: impl Read + Send,
-    ) -> io::Result<()> {
-        let mut head = Vec::with_capacity(HEAD);
-        (&mut read).take(HEAD as u64).read_to_end(&mut head)?;
-        let format = formats::detect(decompress::inner_name(name), &head);
-        let blocks = self.begin(name, &head, len, format, true);
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(workers) = cores::workers(len).filter(|_| blocks) {
-            self.lines = None;
-            return cores::read_pieces(self, name, workers, &head, read);
-        }
-        let _ = blocks;
-        self.push(&head);
-        let size = chunk_size();
-        let mut chunk = Vec::with_capacity(size);
-        while !self.state.stopped {
-            chunk.clear();
-            (&mut read).take(size as u64).read_to_end(&mut chunk)?;
-            if chunk.is_empty() {
-                break;
-            }
-            self.push(&chunk);
-        }
-        self.end_file();
-        Ok(())
-    }
-}
-
-/// The chunks a streamed source is read in.
-fn chunk_size() -> usize {
-    #[cfg(not(target_arch = "wasm32"))]
-    return cores::block_size();
-    #[cfg(target_arch = "wasm32")]
-    return blocks::READ_BLOCK;
 }
 
 /// `draw` of the resamples `0..resamples` in parts, in resample order: natively one part per

@@ -1,13 +1,14 @@
 //! Tables as CSV, for the CLI's `--format csv` and the page's export: each table under a
 //! `# title` line, figures with every digit, and a label from a user's file that a spreadsheet
-//! would run as a formula (CSV injection) opened as text.
+//! would run as a formula (CSV injection) opened as text, in a cell or in a title.
 
 use super::{Cell, Table};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-/// CSV: each table as a `# title` line, its header and rows, then a blank line. Fields are quoted
-/// when they hold a comma, a quote or a line break, as the `csv` crate quotes them.
+/// CSV: each table as a `# title` line (`title_line`), its header and rows, then a blank line.
+/// Fields are quoted when they hold a comma, a quote or a line break, as the `csv` crate quotes
+/// them.
 pub fn csv(tables: &[Table]) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail.
@@ -19,7 +20,7 @@ pub fn csv(tables: &[Table]) -> String {
 /// worker writes a report of 200,000 groups straight into a Blob).
 pub fn csv_into(tables: &[Table], out: &mut impl Write) -> fmt::Result {
     for t in tables {
-        writeln!(out, "# {}", t.title)?;
+        out.write_str(&title_line(&t.title))?;
         record(out, t.columns.iter().map(|c| field(c)).collect())?;
         for r in &t.rows {
             record(out, r.iter().map(cell).collect())?;
@@ -27,6 +28,14 @@ pub fn csv_into(tables: &[Table], out: &mut impl Write) -> fmt::Result {
         out.write_char('\n')?;
     }
     Ok(())
+}
+
+/// The line above a table: `# title`, one field, so that a spreadsheet reads it as one cell
+/// that starts with `#`. Titles carry run and group names, and a title such as
+/// `a,=HYPERLINK(…) (A) vs b (B)` written bare would put a formula in the line's second cell, and
+/// a line break in a name would start a record: such a title line is quoted whole.
+pub fn title_line(title: &str) -> String {
+    field(&format!("# {title}")) + "\n"
 }
 
 /// One record; a lone empty field is written `""`, or the line would read as no record.
@@ -120,6 +129,28 @@ mod tests {
             csv(&[table]),
             "# T\nf,v\na,0.30000000000000004\nn,240\nnone,\n\n"
         );
+    }
+
+    #[test]
+    fn a_title_is_one_cell_that_starts_with_a_hash() {
+        assert_eq!(title_line("Figures"), "# Figures\n");
+        assert_eq!(
+            title_line("a,=HYPERLINK(\"x\") (A) vs @b (B): 3 common items"),
+            "\"# a,=HYPERLINK(\"\"x\"\") (A) vs @b (B): 3 common items\"\n"
+        );
+        assert_eq!(title_line("x\n=1+1"), "\"# x\n=1+1\"\n");
+        let table = Table::text("-a, +b", vec!["=c".into()], vec![vec!["@d".into()]]);
+        let text = csv(&[table]);
+        assert_eq!(text, "\"# -a, +b\"\n'=c\n'@d\n\n");
+        let mut r = ::csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let cells: Vec<String> = r
+            .records()
+            .flat_map(|rec| rec.unwrap().iter().map(String::from).collect::<Vec<_>>())
+            .collect();
+        assert_eq!(cells, ["# -a, +b", "'=c", "'@d"]);
     }
 
     #[test]

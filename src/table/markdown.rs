@@ -1,5 +1,6 @@
 //! Tables as GitHub-flavoured Markdown, for the CLI's `--format markdown` and the page's export:
-//! a label from a user's file must read as text in any Markdown renderer.
+//! a label from a user's file must read as text in any Markdown renderer, and in a terminal that
+//! shows the Markdown as it is.
 
 use super::{Cell, Table};
 use std::fmt::{self, Write};
@@ -42,14 +43,18 @@ fn shown(c: &Cell) -> String {
 }
 
 /// Escapes table syntax (`|`, `\`, line breaks) and HTML (`& < >`), since Markdown renderers pass
-/// raw HTML through: `<img onerror=…>` in a group name must not become an element.
+/// raw HTML through: `<img onerror=…>` in a group name must not become an element. Control and
+/// bidirectional characters are then shown as escapes (`inert`), since Markdown is often read
+/// raw in a terminal.
 pub fn cell(s: &str) -> String {
-    s.replace('&', "&amp;")
+    let escaped = s
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('\\', "\\\\")
         .replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
+        .replace(['\n', '\r'], " ");
+    crate::inert::inert(&escaped).into_owned()
 }
 
 #[cfg(test)]
@@ -79,5 +84,9 @@ mod tests {
             "&lt;img src=x onerror=alert(1)&gt;\\|a\\\\b  c &amp; d"
         );
         assert_eq!(cell("plain text"), "plain text");
+        assert_eq!(
+            cell("\x1b[2J\u{202E}a\x07\u{9b}"),
+            "\\u{1b}[2J\\u{202e}a\\u{7}\\u{9b}"
+        );
     }
 }

@@ -25,14 +25,10 @@ const BREATHE_MS: f64 = 200.0;
 /// The largest file the page reads with a format that holds the whole file in memory (JSON
 /// documents, archives, CSV): with the buffer's growth and the parse, several times this must
 /// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no size limit
-/// (their lines have one: `MAX_LINE`).
+/// (their lines have one, the session's `scorelens::session::MAX_LINE`, as natively: a longer
+/// line is skipped with a warning as it streams).
 /// A compressed file is held to it by its decoded bytes, as they arrive (`Whole`).
 const WHOLE_FILE_CAP: u64 = 512 << 20;
-
-/// The longest line the page reads from a line-based file. A line is held whole until its
-/// newline, and one of about a gigabyte ran the worker out of memory (a crash, where a clear
-/// message was due); no evaluation log has lines of this size.
-const MAX_LINE: usize = 64 << 20;
 
 /// Lets the worker take its messages: resumes in a macrotask (a timeout of 0).
 async fn breathe() {
@@ -48,34 +44,6 @@ pub enum Stop {
     Read(String),
     /// Over what the tab can hold: the message says why.
     TooBig(String),
-}
-
-/// Why the page stops at line `line` of `name` (`MAX_LINE`), and the way out.
-fn too_long(name: &str, line: u64) -> String {
-    format!(
-        "{name}: line {line} is longer than {} MB, and the page reads lines of at most that \
-         length (a browser tab cannot hold more). The command line reads any line: \
-         scorelens score {name}",
-        MAX_LINE >> 20
-    )
-}
-
-/// The number of the line that starts at byte `at` of `file`: its newlines before `at`,
-/// counted by reading them again (only for `too_long`'s message).
-async fn line_at(file: &File, at: f64) -> Result<u64, Stop> {
-    let mut stream = FileStream::open(file).map_err(Stop::Read)?;
-    let (mut chunk, mut done, mut newlines) = (Vec::new(), 0.0, 0);
-    while done < at {
-        chunk.clear();
-        stream.read_into(&mut chunk).await.map_err(Stop::Read)?;
-        if chunk.is_empty() {
-            break;
-        }
-        let take = chunk.len().min((at - done) as usize);
-        newlines += memchr::memchr_iter(b'\n', &chunk[..take]).count() as u64;
-        done += chunk.len() as f64;
-    }
-    Ok(newlines + 1)
 }
 
 /// `file`'s first bytes, which detect its format (the rest streams through `FileStream`).
@@ -148,9 +116,6 @@ pub async fn read_all(
             return Err(Stop::TooBig(why));
         }
         let mut stream = FileStream::open(file).map_err(Stop::Read)?;
-        // Bytes of the file since its last newline (in a line-based format).
-        let lined = format.is_some_and(|f| !read_whole(f, &head));
-        let (start, mut open_line) = (done, 0);
         let mut posted = done;
         let mut breathed = js_sys::Date::now();
         loop {
@@ -170,16 +135,6 @@ pub async fn read_all(
             }
             if chunk.is_empty() {
                 break;
-            }
-            open_line = match memchr::memrchr(b'\n', &chunk) {
-                Some(nl) => chunk.len() - nl - 1,
-                None => open_line + chunk.len(),
-            };
-            if lined && open_line > MAX_LINE {
-                let at = done + chunk.len() as f64 - open_line as f64 - start;
-                drop(feed);
-                let line = line_at(file, at).await?;
-                return Err(Stop::TooBig(too_long(&name, line)));
             }
             if !feed.push(&chunk) {
                 return Ok(total);
@@ -222,23 +177,11 @@ async fn push_decoded(
     at: Progress<'_>,
 ) -> Result<bool, Stop> {
     let format = feed.format();
-    let lined = format.is_some_and(|f| !read_whole(f, &head));
     // A format read whole is held to the plain file's cap by the bytes it decodes to.
     let mut whole = Whole::new(format, &head, WHOLE_FILE_CAP);
     let mut chunk = head;
-    // Lines before the last piece's open one, and that one's length so far.
-    let (mut lines, mut open_line) = (0u64, 0);
     let (mut posted, mut breathed) = (0.0, js_sys::Date::now());
     while !chunk.is_empty() {
-        let newlines = memchr::memchr_iter(b'\n', &chunk).count() as u64;
-        open_line = match memchr::memrchr(b'\n', &chunk) {
-            Some(nl) => chunk.len() - nl - 1,
-            None => open_line + chunk.len(),
-        };
-        if lined && open_line > MAX_LINE {
-            return Err(Stop::TooBig(too_long(at.name, lines + newlines + 1)));
-        }
-        lines += newlines;
         if !whole.add(chunk.len()) {
             let why = too_big(at.name, None, format.unwrap_or_default(), WHOLE_FILE_CAP);
             return Err(Stop::TooBig(why));
