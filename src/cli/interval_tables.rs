@@ -19,8 +19,12 @@ fn clustered(c: &scorelens::report::clustered::Clustered) -> Vec<Table> {
     });
     let figures = Table::text(
         format!(
-            "Clustered standard errors (by {}: {} items in {} independent units, {:.1} per unit{deff})",
-            c.field, c.items, c.clusters, c.mean_size
+            "Clustered standard errors (by {}: {} items in {} independent units, {:.1} per unit{deff}). {}",
+            c.field,
+            c.items,
+            c.clusters,
+            c.mean_size,
+            scorelens::report::planning::of(c).sentence
         ),
         [
             "figure",

@@ -222,6 +222,7 @@ async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
         bytes: o.bytes,
         millis: o.millis,
         clustered_items: 0,
+        planning: None,
     })
 }
 

@@ -27,7 +27,10 @@ pub struct Intervals {
     pub bootstrap: Option<BootstrapIntervals>,
     /// Standard errors that count clusters, and the planning figures; there only when the user
     /// named a cluster rule (`--cluster`), so that other reports are as they were.
+    /// The page never reads it (the worker lays out what it shows, `report::planning`), so that the
+    /// page carries no deserialiser for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ui", serde(skip_deserializing))]
     pub clustered: Option<super::clustered::Clustered>,
 }
 

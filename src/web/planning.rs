@@ -1,66 +1,14 @@
 //! The planning panel: which items belong together (the cluster menu), and what that means for
 //! the run's error bars in a reader's words: how far each mean figure reaches, the smallest
-//! difference the items can detect, and how many items would halve the interval. The figures are
-//! the report's `intervals.clustered`, the CLI's `score --cluster`.
+//! difference the items can detect, and how many items would halve the interval. The worker lays
+//! them out (`report::planning`) from the report's `intervals.clustered`, the CLI's `score --cluster`.
 
 use super::client;
-use super::fmt::{self, Kind};
+use super::fmt;
 use super::protocol::Scored;
 use super::state::use_state;
-use crate::report::clustered::{Clustered, ClusteredFigure};
 use leptos::prelude::*;
 use std::sync::Arc;
-
-/// A figure's scale as the page shows it: shares in points, the rest as scores.
-fn kind(figure: &str) -> Kind {
-    match figure {
-        "metrics.accuracy" | "metrics.invalid_share" | "metrics.outside_mass" => Kind::Share,
-        _ => Kind::Score,
-    }
-}
-
-/// A width in the figure's own unit: percentage points for shares.
-fn width(x: f64, figure: &str) -> String {
-    match kind(figure) {
-        Kind::Share => format!("{} points", fmt::number(x * 100.0, 1)),
-        _ => fmt::number(x, 3),
-    }
-}
-
-/// What the rule is, in words.
-fn rule(field: &str) -> &'static str {
-    match field {
-        "cluster" => "by the file's cluster field",
-        "group" => "by group",
-        _ => "each item on its own",
-    }
-}
-
-/// The headline sentence for accuracy (or the first mean figure).
-fn sentence(c: &Clustered, name: &str, f: &ClusteredFigure) -> String {
-    let value = fmt::show(Some(f.value), kind(name));
-    let mut s = format!(
-        "With these {} items in {} independent units ({}), {name} is {value} ± {} at 95%; \
-         a departure under {} from a fixed target is not reliably detectable (80% power).",
-        fmt::count(c.items),
-        fmt::count(c.clusters),
-        rule(&c.field),
-        width(f.half_width, name),
-        width(f.mde, name),
-    );
-    if f.design_effect > 1.0 + 1e-9 {
-        s += &format!(
-            " Items of one cluster are alike: the {} items count as {} independent ones (design effect {}).",
-            fmt::count(f.items),
-            fmt::count((f.items as f64 / f.design_effect).round() as u64),
-            fmt::number(f.design_effect, 2),
-        );
-    }
-    s + &format!(
-        " {} items would halve the interval.",
-        fmt::count(f.items_to_halve)
-    )
-}
 
 #[component]
 pub fn Planning(id: u32, scored: Arc<Scored>) -> impl IntoView {
@@ -90,40 +38,33 @@ pub fn Planning(id: u32, scored: Arc<Scored>) -> impl IntoView {
         )
     });
     let by_group = groups_repeat.then(|| option("group", "by group".to_string()));
-    let body = match &r.intervals.clustered {
+    let body = match &scored.planning {
         None => view! {
             <p class="muted" data-testid="planning-hint">
                 "Questions that share a passage, a task or an image are not independent, and counting them as such makes every error bar too narrow. Choose which items belong together to see error bars that count them, and the smallest difference these items can detect."
             </p>
         }
         .into_any(),
-        Some(c) => {
-            let head = c
-                .figures
-                .0
+        Some(plan) => {
+            let rows = plan
+                .rows
                 .iter()
-                .find(|(n, _)| n == "metrics.accuracy")
-                .or_else(|| c.figures.0.first())
-                .map(|(n, f)| sentence(c, n, f));
-            let rows = c
-                .figures
-                .0
-                .iter()
-                .map(|(name, f)| {
+                .map(|row| {
+                    let cells = row
+                        .cells
+                        .iter()
+                        .map(|c| view! { <td class="num">{c.clone()}</td> })
+                        .collect_view();
                     view! {
-                        <tr data-figure=name.clone() data-se=f.se.to_string() data-mde=f.mde.to_string()>
-                            <th scope="row">{name.clone()}</th>
-                            <td class="num">{fmt::show(Some(f.value), kind(name))}</td>
-                            <td class="num">{format!("± {}", width(f.half_width, name))}</td>
-                            <td class="num">{width(f.mde, name)}</td>
-                            <td class="num">{fmt::number(f.design_effect, 2)}</td>
-                            <td class="num">{fmt::count(f.items_to_halve)}</td>
+                        <tr data-figure=row.figure.clone() data-se=row.se.to_string() data-mde=row.mde.to_string()>
+                            <th scope="row">{row.figure.clone()}</th>
+                            {cells}
                         </tr>
                     }
                 })
                 .collect_view();
             view! {
-                <p data-testid="planning-sentence">{head}</p>
+                <p data-testid="planning-sentence">{plan.sentence.clone()}</p>
                 <div class="scroll">
                     <table class="figures planning">
                         <thead><tr>

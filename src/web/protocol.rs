@@ -234,6 +234,9 @@ pub struct Scored {
     /// offers the file's field when there are some.
     #[serde(default)]
     pub clustered_items: u64,
+    /// The planning panel, laid out from the report's `intervals.clustered` when it has one.
+    #[serde(default)]
+    pub planning: Option<crate::report::planning::PlanView>,
 }
 
 /// One figure's leaderboard as the page shows it, laid out in the worker

@@ -395,6 +395,11 @@ mod worker {
                 if let Some(kept) = kept {
                     SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
                 }
+                let planning = page
+                    .intervals
+                    .clustered
+                    .as_ref()
+                    .map(scorelens::report::planning::of);
                 let scored = Scored {
                     json,
                     html,
@@ -407,6 +412,7 @@ mod worker {
                     bytes,
                     millis: js_sys::Date::now() - started,
                     clustered_items: finished.clustered_items,
+                    planning,
                 };
                 EXPLORERS.with_borrow_mut(|e| e.insert(run, explorer));
                 post(&FromWorker::Scored {
