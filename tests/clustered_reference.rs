@@ -173,3 +173,20 @@ fn without_clusters_the_report_is_as_it_was() {
     assert_eq!(a.to_json(), b.to_json());
     assert_eq!(a.intervals.bootstrap, none.intervals.bootstrap);
 }
+
+#[test]
+fn the_html_report_says_it_in_words() {
+    let r = report("run-a.jsonl", Some(ClusterBy::File), None);
+    let html = scorelens::html::report(&r);
+    assert!(html.contains("How sure, and how many items"));
+    assert!(
+        html.contains(
+            "With these 240 items in 60 independent units (by the file&#39;s cluster field)"
+        ) || html
+            .contains("With these 240 items in 60 independent units (by the file's cluster field)")
+    );
+    assert!(html.contains("data-figure=\"metrics.accuracy\""));
+    // Without --cluster there is no such section.
+    let plain = scorelens::html::report(&report("run-a.jsonl", None, None));
+    assert!(!plain.contains("How sure, and how many items"));
+}

@@ -13,6 +13,7 @@ mod comparison;
 mod diagram;
 pub mod leaderboard;
 pub mod node;
+pub mod planning;
 mod sections;
 mod style;
 

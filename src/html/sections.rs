@@ -64,6 +64,10 @@ pub(super) fn td_text(h: &mut Html, text: &str) {
 pub fn report(h: &mut Html, r: &Report, level: u8, id: &str) {
     read(h, r);
     headline_cards(h, r, level, id);
+    if let Some(c) = &r.intervals.clustered {
+        heading(h, level, "How sure, and how many items");
+        h.raw(&super::planning::tree(c).to_html());
+    }
     if let Some(rb) = &r.rewardbench {
         benchmark::rewardbench(h, rb, level);
     }

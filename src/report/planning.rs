@@ -1,14 +1,13 @@
 //! The clustered block (`intervals.clustered`, `score --cluster`) in a reader's words: a sentence
 //! on how far accuracy reaches and what the items can detect, and each mean figure's cells as
-//! written. The CLI prints the sentence; the page's worker sends both to the planning panel, so
-//! that the page carries no reader of the clustered block.
+//! written. The CLI prints the sentence; `html::planning` lays both out for the page's planning
+//! panel and the HTML report.
 
 use crate::fmt::{self, Kind};
 use crate::report::clustered::{Clustered, ClusteredFigure};
-use serde::{Deserialize, Serialize};
 
 /// What the planning panel shows of a run with clusters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PlanView {
     /// The headline sentence, for accuracy (or the first mean figure).
     pub sentence: String,
@@ -16,7 +15,7 @@ pub struct PlanView {
 }
 
 /// One mean figure: its cells as written, and the exact numbers behind two of them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PlanRow {
     pub figure: String,
     /// value, 95% interval, detectable difference, design effect, items to halve it.

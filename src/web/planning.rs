@@ -1,7 +1,7 @@
 //! The planning panel: which items belong together (the cluster menu), and what that means for
 //! the run's error bars in a reader's words: how far each mean figure reaches, the smallest
 //! difference the items can detect, and how many items would halve the interval. The worker lays
-//! them out (`report::planning`) from the report's `intervals.clustered`, the CLI's `score --cluster`.
+//! them out (`html::planning`) from the report's `intervals.clustered`, the CLI's `score --cluster`.
 
 use super::client;
 use super::fmt;
@@ -45,41 +45,16 @@ pub fn Planning(id: u32, scored: Arc<Scored>) -> impl IntoView {
             </p>
         }
         .into_any(),
-        Some(plan) => {
-            let rows = plan
-                .rows
-                .iter()
-                .map(|row| {
-                    let cells = row
-                        .cells
-                        .iter()
-                        .map(|c| view! { <td class="num">{c.clone()}</td> })
-                        .collect_view();
-                    view! {
-                        <tr data-figure=row.figure.clone() data-se=row.se.to_string() data-mde=row.mde.to_string()>
-                            <th scope="row">{row.figure.clone()}</th>
-                            {cells}
-                        </tr>
-                    }
-                })
-                .collect_view();
-            view! {
-                <p data-testid="planning-sentence">{plan.sentence.clone()}</p>
-                <div class="scroll">
-                    <table class="figures planning">
-                        <thead><tr>
-                            <th scope="col">"figure"</th>
-                            <th class="num" scope="col">"value"</th>
-                            <th class="num" scope="col">"95% interval"</th>
-                            <th class="num" scope="col">"detectable (80% power)"</th>
-                            <th class="num" scope="col">"design effect"</th>
-                            <th class="num" scope="col">"items to halve it"</th>
-                        </tr></thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-            }
-            .into_any()
+        Some(tree) => {
+            let tree = tree.clone();
+            let at = NodeRef::<leptos::html::Div>::new();
+            // The worker's tree, mounted once the element is in the page: text set as text.
+            Effect::new(move |_| {
+                if let Some(el) = at.get() {
+                    super::leaderboard::mount(&el, &tree);
+                }
+            });
+            view! { <div node_ref=at></div> }.into_any()
         }
     };
     view! {

@@ -234,9 +234,10 @@ pub struct Scored {
     /// offers the file's field when there are some.
     #[serde(default)]
     pub clustered_items: u64,
-    /// The planning panel, laid out from the report's `intervals.clustered` when it has one.
+    /// The planning panel's body, laid out in the worker (`html::planning`, an `html::node::Node`
+    /// as JSON) from the report's `intervals.clustered` when it has one.
     #[serde(default)]
-    pub planning: Option<crate::report::planning::PlanView>,
+    pub planning: Option<String>,
 }
 
 /// One figure's leaderboard as the page shows it, laid out in the worker

@@ -395,11 +395,10 @@ mod worker {
                 if let Some(kept) = kept {
                     SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
                 }
-                let planning = page
-                    .intervals
-                    .clustered
-                    .as_ref()
-                    .map(scorelens::report::planning::of);
+                let planning =
+                    page.intervals.clustered.as_ref().and_then(|c| {
+                        serde_json::to_string(&scorelens::html::planning::tree(c)).ok()
+                    });
                 let scored = Scored {
                     json,
                     html,
