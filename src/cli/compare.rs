@@ -134,15 +134,7 @@ pub fn comparison_tables(c: &Comparison) -> Vec<Table> {
 fn pair_tables(p: &Pair) -> Vec<Table> {
     let f = |x: f64| format!("{x:.4}");
     let deltas = Table::text(
-        format!(
-            "{} (A) vs {} (B): {} common items, strata {} ({}){}",
-            p.a,
-            p.b,
-            p.common,
-            p.strata,
-            p.strata_count,
-            scorelens::compare::tables::clusters(p)
-        ),
+        scorelens::compare::tables::title(p),
         [
             "figure",
             "A",

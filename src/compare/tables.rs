@@ -14,24 +14,20 @@ pub fn pair_tables(c: &Comparison) -> Vec<Table> {
     c.pairs.iter().flat_map(pair).collect()
 }
 
-/// The pair's clusters, for a title: empty when no item is in a named cluster.
-pub fn clusters(p: &Pair) -> String {
-    p.clusters.as_ref().map_or(String::new(), |c| {
+/// The title of a pair's differences: the runs, the items, the strata and the clusters.
+pub fn title(p: &Pair) -> String {
+    let clusters = p.clusters.as_ref().map_or(String::new(), |c| {
         format!(", clusters by {} ({} units)", c.field, c.units)
-    })
+    });
+    format!(
+        "{} (A) vs {} (B): {} common items, strata {} ({}){clusters}",
+        p.a, p.b, p.common, p.strata, p.strata_count
+    )
 }
 
 fn pair(p: &Pair) -> [Table; 2] {
     let deltas = Table {
-        title: format!(
-            "{} (A) vs {} (B): {} common items, strata {} ({}){}",
-            p.a,
-            p.b,
-            p.common,
-            p.strata,
-            p.strata_count,
-            clusters(p)
-        ),
+        title: title(p),
         columns: cols(&[
             "figure",
             "a",

@@ -470,24 +470,23 @@ pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>)>) -> Vec<u32> {
 
 /// Scores a run again under another profile (`None`: the file decides).
 pub fn rescore(state: AppState, run: u32, profile: Option<String>) {
-    let mut cluster = None;
-    state.update_run(run, |r| {
-        r.profile = profile.clone();
-        r.status = Status::Waiting;
-        cluster = r.cluster.clone();
-    });
-    score(run, profile, cluster);
+    score_again(state, run, |r| r.profile = profile);
 }
 
 /// Scores a run again with another cluster rule (`None`: the file decides).
 pub fn recluster(state: AppState, run: u32, cluster: Option<String>) {
-    let mut profile = None;
+    score_again(state, run, |r| r.cluster = cluster);
+}
+
+/// Changes what the run is scored with, and scores it again.
+fn score_again(state: AppState, run: u32, change: impl FnOnce(&mut Run)) {
+    let mut with = (None, None);
     state.update_run(run, |r| {
-        r.cluster = cluster.clone();
+        change(r);
         r.status = Status::Waiting;
-        profile = r.profile.clone();
+        with = (r.profile.clone(), r.cluster.clone());
     });
-    score(run, profile, cluster);
+    score(run, with.0, with.1);
 }
 
 pub fn cancel(run: u32) {
