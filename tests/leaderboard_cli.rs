@@ -228,3 +228,23 @@ fn what_cannot_be_ranked_is_a_clear_error() {
     let profile = scorelens(&["leaderboard", d, "--profile", "nope"]);
     assert_eq!(profile.status.code(), Some(2));
 }
+
+#[test]
+fn by_ranks_that_figure_only_unless_all_is_asked() {
+    let dir = four_runs("by-all");
+    let d = dir.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["leaderboard", d, "--bootstrap", "64", "--json"];
+        args.extend_from_slice(extra);
+        let out = scorelens(&args);
+        assert!(out.status.success(), "{extra:?}");
+        serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap()
+    };
+    let full = run(&[]);
+    let only = run(&["--by", "metrics.accuracy"]);
+    let all = run(&["--by", "metrics.accuracy", "--all"]);
+    assert_eq!(all, full, "--all ranks everything, as no --by does");
+    assert_eq!(only["figures"].as_array().unwrap().len(), 1);
+    assert_eq!(only["subsets"].as_array().unwrap().len(), 0);
+    assert_eq!(only["figures"][0], full["figures"][0]);
+}

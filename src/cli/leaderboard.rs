@@ -27,6 +27,8 @@ const PROGRESS_EVERY: u32 = 3 * LANES as u32;
 pub struct Ask<'a> {
     /// The one figure ranked and shown (`--by`); every figure when `None`.
     pub by: Option<&'a str>,
+    /// Rank every figure even with `by`, showing `by` (`--all`).
+    pub all: bool,
     /// How many subsets get a board (`--subsets`), the largest first.
     pub subsets: usize,
 }
@@ -86,7 +88,7 @@ pub fn run(
     let shown = std::io::stderr().is_terminal();
     let mut joined = Joined::with_subsets(&runs, ask.subsets);
     // Rank what is asked for only: the other figures' resamples are not drawn at all.
-    if let Some(f) = ask.by {
+    if let Some(f) = ask.by.filter(|_| !ask.all) {
         let names = joined.board_names();
         joined = match joined.only(f) {
             Some(j) => j,

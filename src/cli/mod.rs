@@ -138,6 +138,10 @@ enum Command {
         /// ranked and RewardBench's overall score or accuracy shown.
         #[arg(long, value_name = "FIGURE")]
         by: Option<String>,
+        /// With `--by`: rank every figure and subset all the same, showing that one (the page's
+        /// leaderboard exports are these).
+        #[arg(long, requires = "by")]
+        all: bool,
         /// Resamples of the paired bootstrap.
         #[arg(long, value_name = "B", default_value_t = DEFAULT_RESAMPLES)]
         bootstrap: u32,
@@ -267,6 +271,7 @@ pub fn run() -> i32 {
             paths,
             profile,
             by,
+            all,
             bootstrap,
             seed,
             cluster,
@@ -285,6 +290,7 @@ pub fn run() -> i32 {
             };
             let ask = leaderboard::Ask {
                 by: by.as_deref(),
+                all,
                 subsets,
             };
             leaderboard::run(&paths, &opts, ask, boot, json, format)
