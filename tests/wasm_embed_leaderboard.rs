@@ -118,7 +118,7 @@ async fn the_widget_shows_the_ranking_and_the_plot() {
         .unwrap();
     let told: js_sys::Array = JsFuture::from(told).await.unwrap().dyn_into().unwrap();
     let (state, detail) = (told.get(0).as_string().unwrap(), told.get(1));
-    assert_eq!(state, "ready");
+    assert_eq!(state, "ready", "the widget said {}", json(&detail));
     let want: Value = serde_json::from_str(BOARD.1).unwrap();
     assert!(
         same(&json(&detail), &want),

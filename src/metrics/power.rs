@@ -18,13 +18,21 @@ pub fn mde(se: f64) -> f64 {
     (Z95 + Z_POWER80) * se
 }
 
+/// Past this many items no benchmark reaches: a gap that needs more (a difference of a rounding
+/// error, say) needs "none in reach", and stays a whole number JavaScript can hold.
+pub const ITEMS_IN_REACH: f64 = 1e12;
+
 /// Items the test would need (at the same design) to detect a true difference of `gap` with 80%
-/// power, when `items` items give standard error `se`; `None` for no gap or no spread.
+/// power, when `items` items give standard error `se`; `None` for no gap, no spread, or more
+/// than `ITEMS_IN_REACH`.
 pub fn items_needed(items: u64, se: f64, gap: f64) -> Option<u64> {
     if gap.is_nan() || gap == 0.0 || se.is_nan() || se <= 0.0 || items == 0 {
         return None;
     }
     let need = items as f64 * (mde(se) / gap.abs()).powi(2);
+    if need.is_nan() || need > ITEMS_IN_REACH {
+        return None;
+    }
     // Rounded up: fewer would fall short of the power; the tiny slack absorbs the float error of
     // an exact square.
     Some((need - 1e-9).ceil().max(1.0) as u64)
@@ -44,5 +52,7 @@ mod tests {
         assert_eq!(items_needed(400, 0.01, mde(0.01) / 2.0), Some(1600));
         assert_eq!(items_needed(400, 0.01, 0.0), None);
         assert_eq!(items_needed(400, 0.0, 0.1), None);
+        // A gap of a rounding error is out of reach, not u64::MAX items.
+        assert_eq!(items_needed(400, 0.01, 1e-17), None);
     }
 }
