@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 mod paired;
+pub(crate) use paired::clusters;
 pub mod tables;
 
 pub use paired::{PairDraws, Paired};

@@ -218,13 +218,7 @@ pub fn leaderboard_of(
                 "Holm, over all pairs of a figure; over all pairs of all subsets for subsets"
                     .to_string(),
             tests: TESTS.to_string(),
-            clusters: joined.clustered().then(|| Clusters {
-                field: runs
-                    .first()
-                    .map_or("none", |r| r.sample.clustering().0.describe())
-                    .to_string(),
-                units: joined.units() as u64,
-            }),
+            clusters: joined.clusters(),
         },
         tie_rule: TIE_RULE.to_string(),
         figures,

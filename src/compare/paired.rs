@@ -139,10 +139,7 @@ impl<'r> Paired<'r> {
             }
         }
         let strata = sa.design().strata_units(|i| self.shared(i));
-        let unit_of: Vec<u32> = (0..sa.len())
-            .map(|i| sa.design().unit_of(i).unwrap_or(0))
-            .collect();
-        let design = Design::new(&unit_of, &strata);
+        let design = Design::new(sa.design().units_of_items(), &strata);
         let mut figures = Vec::new();
         for (k, (name, _, _)) in self.both.iter().enumerate() {
             let Some((x, y)) = self.values(k, &buf) else {
@@ -197,12 +194,11 @@ impl<'r> Paired<'r> {
             strata_count: sa.design().strata_units(|i| self.shared(i)).len() as u64,
             figures,
             mcnemar: mcnemar.finish(),
-            clusters: (sa.clustering().1 > 0
-                && strata.iter().map(Vec::len).sum::<usize>() < self.common as usize)
-                .then(|| Clusters {
-                    field: sa.clustering().0.describe().to_string(),
-                    units: strata.iter().map(Vec::len).sum::<usize>() as u64,
-                }),
+            clusters: clusters(
+                sa.clustering(),
+                strata.iter().map(Vec::len).sum(),
+                self.common,
+            ),
         }
     }
 
@@ -230,6 +226,19 @@ impl<'r> Paired<'r> {
         let (ia, ib) = (Influence::of(&xa)?, Influence::of(&xb)?);
         Some(se(&ia, &ib, None, design, &mut Scratch::default()))
     }
+}
+
+/// The clusters among `items` shared items drawn as `units` units, when the user's rule put
+/// some item in a named cluster and some unit holds more than one item.
+pub(crate) fn clusters(
+    (by, named): (crate::metrics::bootstrap::ClusterBy, u64),
+    units: usize,
+    items: u64,
+) -> Option<Clusters> {
+    (named > 0 && (units as u64) < items).then(|| Clusters {
+        field: by.describe().to_string(),
+        units: units as u64,
+    })
 }
 
 /// Weights and figures of both runs, reused across resamples.

@@ -194,10 +194,17 @@ impl<'r> Joined<'r> {
     /// Whether the reference run's items are in clusters the user named: then its units are
     /// clusters, and McNemar's test (of independent items) gives way to the clustered z-test.
     pub(super) fn clustered(&self) -> bool {
-        self.runs
-            .first()
-            .is_some_and(|r| r.sample.clustering().1 > 0)
-            && self.units() < self.common()
+        self.clusters().is_some()
+    }
+
+    /// The reference run's clusters among the shared items (`compare::clusters`' rule).
+    pub(super) fn clusters(&self) -> Option<crate::compare::Clusters> {
+        let first = self.runs.first()?;
+        crate::compare::clusters(
+            first.sample.clustering(),
+            self.units(),
+            self.common() as u64,
+        )
     }
 
     /// Resampling units among the shared items.

@@ -154,6 +154,11 @@ impl Design {
         self.unit_of.get(i).copied()
     }
 
+    /// Every item's unit, in push order (what standard errors over the units sum by).
+    pub fn units_of_items(&self) -> &[u32] {
+        &self.unit_of
+    }
+
     /// The stratum of unit `u`, an index into `stratum_names`.
     pub fn stratum_of(&self, u: u32) -> Option<u32> {
         self.unit_stratum.get(u as usize).copied()

@@ -77,9 +77,7 @@ impl ClusteredFigure {
 pub fn clustered(sample: &Sample, report: &Report) -> Clustered {
     let (by, in_clusters) = sample.clustering();
     let design = sample.design();
-    let unit_of: Vec<u32> = (0..sample.len())
-        .map(|i| design.unit_of(i).unwrap_or(0))
-        .collect();
+    let unit_of = design.units_of_items();
     let all = vec![0u32; sample.len()];
     let mut figures = Vec::new();
     let mut values = Vec::new();
@@ -87,7 +85,7 @@ pub fn clustered(sample: &Sample, report: &Report) -> Clustered {
         if !sample.item_values(k, &mut values) {
             continue;
         }
-        if let Some(Some(m)) = clustered_means(&values, &unit_of, &all, 1).first() {
+        if let Some(Some(m)) = clustered_means(&values, unit_of, &all, 1).first() {
             figures.push((name, ClusteredFigure::of(m)));
         }
     }
@@ -103,7 +101,7 @@ pub fn clustered(sample: &Sample, report: &Report) -> Clustered {
         mean_size: sample.len() as f64 / design.units().max(1) as f64,
         design_effect: accuracy,
         figures: Ordered(figures),
-        wilson: Ordered(wilson(sample, report, &unit_of)),
+        wilson: Ordered(wilson(sample, report, unit_of)),
     }
 }
 
