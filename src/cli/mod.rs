@@ -90,7 +90,8 @@ enum Command {
         seed: u64,
         /// Items that belong together (questions on one passage, epochs of one sample): `cluster`
         /// (the file's `cluster` or `passage_id` field, the default where items have one),
-        /// `group`, or `none`. Intervals, resamples and paired tests then count clusters.
+        /// `group`, `none`, or any other field: a column, a key, `metadata.KEY` (Inspect),
+        /// `doc.KEY` (lm-eval). Intervals, resamples and paired tests then count clusters.
         #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
         cluster: Option<ClusterBy>,
     },
@@ -114,7 +115,8 @@ enum Command {
         seed: u64,
         /// Items that belong together (questions on one passage, epochs of one sample): `cluster`
         /// (the file's `cluster` or `passage_id` field, the default where items have one),
-        /// `group`, or `none`. Intervals, resamples and paired tests then count clusters.
+        /// `group`, `none`, or any other field: a column, a key, `metadata.KEY` (Inspect),
+        /// `doc.KEY` (lm-eval). Intervals, resamples and paired tests then count clusters.
         #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
         cluster: Option<ClusterBy>,
         /// Print the JSON comparison and nothing else on stdout.
@@ -150,7 +152,8 @@ enum Command {
         seed: u64,
         /// Items that belong together (questions on one passage, epochs of one sample): `cluster`
         /// (the file's `cluster` or `passage_id` field, the default where items have one),
-        /// `group`, or `none`. Intervals, resamples and paired tests then count clusters.
+        /// `group`, `none`, or any other field: a column, a key, `metadata.KEY` (Inspect),
+        /// `doc.KEY` (lm-eval). Intervals, resamples and paired tests then count clusters.
         #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
         cluster: Option<ClusterBy>,
         /// Subsets (groups) to rank, the largest first: a number, or `all`.
@@ -302,7 +305,7 @@ pub fn run() -> i32 {
 fn cluster_rule(s: &str) -> Result<ClusterBy, String> {
     ClusterBy::parse(s).ok_or_else(|| {
         format!(
-            "scorelens reads clusters from {}; `{s}` is none of them",
+            "`{s}` cannot name a field (it is empty, has a blank at an end or a control character); scorelens reads clusters from {}",
             ClusterBy::NAMES
         )
     })

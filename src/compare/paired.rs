@@ -231,7 +231,7 @@ impl<'r> Paired<'r> {
 /// The clusters among `items` shared items drawn as `units` units, when the user's rule put
 /// some item in a named cluster and some unit holds more than one item.
 pub(crate) fn clusters(
-    (by, named): (crate::metrics::bootstrap::ClusterBy, u64),
+    (by, named): (&crate::metrics::bootstrap::ClusterBy, u64),
     units: usize,
     items: u64,
 ) -> Option<Clusters> {

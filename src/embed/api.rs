@@ -66,7 +66,7 @@ pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
             Failure::new(
                 Kind::Options,
                 "",
-                format!("options: cluster `{name}` is none of {}", ClusterBy::NAMES),
+                format!("options: cluster `{name}` cannot name a field (empty, a blank at an end, or a control character); clusters come from {}", ClusterBy::NAMES),
             )
         })?),
     };

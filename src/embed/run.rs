@@ -77,7 +77,7 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
         strict: settings.strict,
         // Clustered figures come from the sample: kept, up to the cap, when they are asked.
         sample: (settings.sample || settings.cluster.is_some()).then_some(super::rank::MAX_ITEMS),
-        cluster: settings.cluster,
+        cluster: settings.cluster.clone(),
         ..Options::default()
     };
     let mut session = Session::new(&opts).map_err(Failure::from_error)?;

@@ -51,6 +51,19 @@ impl<'a> Val<'a> {
         }
     }
 
+    /// The value of a field named by the user: the key of that whole name, else a dotted path
+    /// into objects (`metadata.passage`), each step the first occurrence of its key.
+    pub fn field(&self, name: &str) -> Option<&Val<'a>> {
+        if let Some(v) = self.get(name) {
+            return Some(v);
+        }
+        let mut at = self;
+        for step in name.split('.') {
+            at = at.get(step)?;
+        }
+        (name.contains('.')).then_some(at)
+    }
+
     /// Looks up a key of an object (first occurrence).
     pub fn get(&self, key: &str) -> Option<&Val<'a>> {
         match self {

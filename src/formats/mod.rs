@@ -6,6 +6,7 @@
 //! one how sure it is that a file is its own.
 
 pub mod canonical;
+pub mod cluster_field;
 pub mod csv;
 pub mod decision_bench;
 pub mod helm;
@@ -76,6 +77,15 @@ pub trait Reader {
     fn finish(&mut self, sink: &mut dyn Sink);
 }
 
+/// What a reader is asked beside the bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// A field whose value names an item's cluster (`--cluster FIELD`): a reader that knows the
+    /// field reads it into `Item::cluster` in place of the format's own cluster; a dotted name
+    /// (`metadata.passage`) walks into objects when no key has the whole name.
+    pub cluster_field: Option<std::sync::Arc<str>>,
+}
+
 /// A format scorelens reads.
 pub trait Format: Sync {
     /// Short name shown in reports, e.g. `lm-eval`.
@@ -88,6 +98,15 @@ pub trait Format: Sync {
     fn sniff(&self, file: &str, head: &[u8]) -> Option<u8>;
     /// A reader for one file.
     fn reader(&self, file: &str) -> Box<dyn Reader>;
+    /// A reader for one file with the caller's options; a format that reads no named fields
+    /// ignores them (the session says so when no item had the field).
+    fn reader_with(&self, file: &str, _options: &ReadOptions) -> Box<dyn Reader> {
+        self.reader(file)
+    }
+    /// Whether `reader_with` reads `ReadOptions::cluster_field`.
+    fn reads_fields(&self) -> bool {
+        false
+    }
     /// Called once after the last file of a run, to report what was left on the shelf unmatched.
     fn end_run(&self, _sink: &mut dyn Sink) {}
 }

@@ -206,8 +206,8 @@ impl Sample {
 
     /// The user's cluster rule, and how many items it put in a named cluster (0: none did, and
     /// every item is a unit of its own or of the profile's).
-    pub fn clustering(&self) -> (ClusterBy, u64) {
-        (self.cluster_by, self.user_clustered)
+    pub fn clustering(&self) -> (&ClusterBy, u64) {
+        (&self.cluster_by, self.user_clustered)
     }
 
     /// Every figure's name, in the order of `figures`.

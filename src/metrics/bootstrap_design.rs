@@ -58,11 +58,14 @@ pub type ClusterOf = fn(&Item) -> Option<String>;
 /// Which items the user says belong together (`--cluster`): their intervals, resamples and
 /// paired tests count a cluster, not an item, as what is independent. A profile's own units
 /// (RewardBench 2's Ties pairs) apply to items this leaves alone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ClusterBy {
     /// The file's own cluster field (`cluster`, `passage_id`), where an item has one.
     #[default]
     File,
+    /// A field the user names (a column, a key, `metadata.passage`): the reader puts its value
+    /// where the file's own cluster field would go, so the rule reads the same place as `File`.
+    Field(std::sync::Arc<str>),
     /// The item's group (its subject, task or category).
     Group,
     /// Every item its own cluster.
@@ -71,34 +74,55 @@ pub enum ClusterBy {
 
 impl ClusterBy {
     /// The names `--cluster` takes.
-    pub const NAMES: &'static str = "cluster (or passage_id: the file's own field), group, none";
+    pub const NAMES: &'static str = "cluster (or passage_id: the file's own field), group, none, or any field of the items (a column, a key, metadata.KEY, doc.KEY)";
 
+    /// The rule a name asks for: a fixed name, else the field of that name. `None` for a name
+    /// that cannot be a field (empty, or with spaces or control characters at either end).
     pub fn parse(name: &str) -> Option<ClusterBy> {
         match name {
             "cluster" | "passage_id" | "file" => Some(ClusterBy::File),
             "group" => Some(ClusterBy::Group),
             "none" | "item" => Some(ClusterBy::Off),
+            _ if is_field_name(name) => Some(ClusterBy::Field(name.into())),
+            _ => None,
+        }
+    }
+
+    /// The field the readers are asked to read, for a rule that names one.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ClusterBy::Field(name) => Some(name),
             _ => None,
         }
     }
 
     /// The item's cluster under this rule.
-    pub fn key(self, item: &Item) -> Option<&str> {
+    pub fn key<'i>(&self, item: &'i Item) -> Option<&'i str> {
         match self {
-            ClusterBy::File => item.cluster.as_deref(),
+            ClusterBy::File | ClusterBy::Field(_) => item.cluster.as_deref(),
             ClusterBy::Group => item.group.as_deref(),
             ClusterBy::Off => None,
         }
     }
 
     /// What the report calls the field.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(&self) -> &str {
         match self {
             ClusterBy::File => "cluster",
+            ClusterBy::Field(name) => name,
             ClusterBy::Group => "group",
             ClusterBy::Off => "none",
         }
     }
+}
+
+/// Whether a name can be a field's: at most 200 characters, none of them a control character,
+/// and no blank at either end (a name pasted with a trailing space would match nothing).
+fn is_field_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.chars().count() <= 200
+        && name.trim() == name
+        && !name.chars().any(char::is_control)
 }
 
 /// Items, their units and the units' strata.

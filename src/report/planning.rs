@@ -41,11 +41,12 @@ fn width(x: f64, figure: &str) -> String {
 }
 
 /// What the rule is, in words.
-fn rule(field: &str) -> &'static str {
+fn rule(field: &str) -> String {
     match field {
-        "cluster" => "by the file's cluster field",
-        "group" => "by group",
-        _ => "each item on its own",
+        "cluster" => "by the file's cluster field".to_string(),
+        "group" => "by group".to_string(),
+        "none" => "each item on its own".to_string(),
+        name => format!("by the field {name}"),
     }
 }
 

@@ -8,6 +8,9 @@ use crate::profiles::{Profile, Scorer};
 use crate::warning::Warning;
 use crate::Error;
 
+/// Which formats read a field the user names, for the warning when no item had it.
+const READS_FIELDS: &str = "scorelens and CSV files read any key or column, lm-eval samples any key or doc.KEY, Inspect logs a key of each sample's metadata (KEY or metadata.KEY)";
+
 impl State {
     /// The report with the records kept on request: the explorer's and the bootstrap's (sealed
     /// and ready to resample or compare), with bootstrap intervals when `bootstrap` is given.
@@ -51,6 +54,15 @@ impl State {
         report.skipped = s.skipped;
         // Warnings the profile raised (a null section, say) follow those of the files.
         warnings.append(&mut report.warnings);
+        if let Some(field) = s.cluster.as_ref().and_then(|c| c.field()) {
+            if s.clustered_items == 0 {
+                warnings.push(Warning::new(
+                    "",
+                    None,
+                    format!("no item has the cluster field `{field}`, so every item is its own cluster: check the field's name (a column, a key, or a path such as metadata.{field}); {}", READS_FIELDS),
+                ));
+            }
+        }
         report.warnings = warnings;
         let mut sample = s.sample;
         if let Some(sample) = sample.as_mut() {

@@ -263,15 +263,34 @@ impl Session {
             crate::formats::Sink::skip(state, Warning::new(name, None, why));
             return false;
         };
-        self.reader = Some(f.reader(name));
+        let field: Option<std::sync::Arc<str>> = state
+            .cluster
+            .as_ref()
+            .and_then(|c| c.field())
+            .map(Into::into);
+        let read = formats::ReadOptions {
+            cluster_field: field.clone(),
+        };
+        self.reader = Some(f.reader_with(name, &read));
+        state.no_cluster_field = field.is_some() && !f.reads_fields();
+        if let Some(field) = field.as_deref().filter(|_| state.no_cluster_field) {
+            let why = format!(
+                "{} files have no fields scorelens reads by name, so `--cluster {field}` leaves this file's items each its own cluster; --cluster group clusters by group",
+                f.name()
+            );
+            crate::formats::Sink::warn(state, Warning::new(name, None, why));
+        }
         if !state.used.iter().any(|u| u.name() == f.name()) {
             state.used.push(f);
         }
         if let Some(len) = len {
             self.expect_lines(head, len);
         }
-        let blocks =
-            blocks && f.name() == formats::canonical::Canonical.name() && chunks::is_lines(head);
+        // The parallel blocks read SPEC §1's fields only, not a field the user names.
+        let blocks = blocks
+            && field.is_none()
+            && f.name() == formats::canonical::Canonical.name()
+            && chunks::is_lines(head);
         if blocks {
             self.lines = Some(Box::new(LineFeed::new(name)));
         }

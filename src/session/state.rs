@@ -42,6 +42,9 @@ pub(super) struct State {
     pub(super) clustered_items: u64,
     /// The user's cluster rule (`Options::cluster`).
     pub(super) cluster: Option<crate::metrics::bootstrap::ClusterBy>,
+    /// The file being read has no field of the user's name to read (its format reads none):
+    /// its items' own clusters are dropped, so that they are not reported under that name.
+    pub(super) no_cluster_field: bool,
     /// The most items the sample may hold; past it, it is freed (`Options::sample`).
     pub(super) sample_cap: usize,
     /// Items the profile admitted, counted once the sample was freed at its cap.
@@ -74,7 +77,8 @@ impl State {
             want_sample: opts.sample.is_some()
                 || opts.bootstrap.is_some()
                 || opts.cluster.is_some(),
-            cluster: opts.cluster,
+            cluster: opts.cluster.clone(),
+            no_cluster_field: false,
             clustered_items: 0,
             sample_cap: opts.sample.unwrap_or(usize::MAX),
             sample_dropped: None,
@@ -90,6 +94,9 @@ impl State {
     /// Scores one item of `file` (`None`: the file being read), unless its id was seen before;
     /// `hash` is its id's `IdSet::hash` when the block reader already computed it.
     pub(super) fn add(&mut self, file: Option<&str>, item: &mut Item, hash: Option<IdHash>) {
+        if self.no_cluster_field {
+            item.cluster = None;
+        }
         if let Some(why) = crate::item_check::inconsistency(item) {
             let why = format!(
                 "item `{}` is inconsistent as read ({why}); skipped",
@@ -108,7 +115,7 @@ impl State {
             return self.skip(Warning::new(&name, item.line, why));
         }
         if self.want_sample && self.sample.is_none() && self.sample_dropped.is_none() {
-            let by = self.cluster.unwrap_or_default();
+            let by = self.cluster.clone().unwrap_or_default();
             self.sample = Some(resampling::sample_for(self.scorer().profile()).cluster_by(by));
         }
         // The scorer made now, so that its field is borrowed beside the explorer and the sample:

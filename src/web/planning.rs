@@ -16,7 +16,9 @@ pub fn Planning(id: u32, scored: Arc<Scored>) -> impl IntoView {
     let r = &scored.report;
     let chosen = state.run(id).and_then(|run| run.cluster);
     let groups_repeat = r.groups.len() >= 2 && r.items > r.groups.len() as u64;
-    let offered = scored.clustered_items > 0 || groups_repeat || chosen.is_some();
+    // Any run of several items may have a field that clusters them (a passage, a source
+    // document), which only the user can name: the field box is always offered.
+    let offered = r.items >= 2 || chosen.is_some();
     if !offered {
         return ().into_any();
     }
@@ -38,6 +40,18 @@ pub fn Planning(id: u32, scored: Arc<Scored>) -> impl IntoView {
         )
     });
     let by_group = groups_repeat.then(|| option("group", "by group".to_string()));
+    // A field the user typed: the menu shows it chosen, the box holds its name.
+    let typed = chosen
+        .clone()
+        .filter(|c| !["cluster", "group", "none"].contains(&c.as_str()));
+    let typed_option = typed.clone().map(|name| {
+        let label = format!("the field {name}");
+        view! { <option value=name.clone() selected=true>{label}</option> }
+    });
+    let on_field = move |ev: web_sys::Event| {
+        let v = event_target_value(&ev).trim().to_string();
+        client::recluster(state, id, (!v.is_empty()).then_some(v));
+    };
     let body = match &scored.planning {
         None => view! {
             <p class="muted" data-testid="planning-hint">
@@ -67,7 +81,18 @@ pub fn Planning(id: u32, scored: Arc<Scored>) -> impl IntoView {
                     {file_field}
                     {by_group}
                     {option("none", "none: every item independent".to_string())}
+                    {typed_option}
                 </select>
+            </label>
+            <label class="cluster-field">
+                " or a field of the items "
+                <input
+                    type="text"
+                    data-testid="cluster-field"
+                    placeholder="passage, metadata.KEY, doc.KEY"
+                    value=typed.unwrap_or_default()
+                    on:change=on_field
+                />
             </label>
             {body}
         </section>

@@ -3,7 +3,7 @@
 // `score --json --cluster cluster --bootstrap 2000 --seed 2024` byte for byte, and the panel
 // says in words what the clustered standard errors mean, with the CLI's numbers on its rows.
 import { after, before, test } from 'node:test';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assert, cli, drop, open, OUT, settled, setup } from './harness.mjs';
 
@@ -70,5 +70,42 @@ test('the planning panel: the file\'s cluster field chosen, the export is the CL
   const flat = await page.textContent('[data-testid=planning-sentence]');
   assert.doesNotMatch(flat, /design effect/);
   assert.ok(await settled(page));
+  await t.done();
+});
+
+test('a field the user types: the run is clustered by it, the export is the CLI\'s --cluster FIELD', async () => {
+  // The reference run with each passage under metadata.passage, a key no default reads.
+  const lines = readFileSync(RUN, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
+    const o = JSON.parse(l);
+    if (o.passage_id !== undefined) { o.metadata = { passage: o.passage_id }; delete o.passage_id; }
+    return JSON.stringify(o);
+  });
+  mkdirSync(OUT, { recursive: true });
+  const file = join(OUT, 'metadata-passage.jsonl');
+  writeFileSync(file, lines.join('\n') + '\n');
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [file]);
+  assert.ok(await settled(page));
+  await intervalsDone(page);
+  const offered = await page.$$eval('[data-testid=cluster] option', (os) => os.map((o) => o.value));
+  assert.deepEqual(offered, ['', 'none'], 'no field of its own, no groups: the box is the way');
+  await page.fill('[data-testid=cluster-field]', 'metadata.passage');
+  await page.press('[data-testid=cluster-field]', 'Enter');
+  await page.waitForFunction(() => /60 independent units \(by the field metadata\.passage\)/.test(document.querySelector('[data-testid=planning-sentence]')?.textContent ?? ''), null, { timeout: 120000 });
+  assert.ok(await settled(page));
+  await intervalsDone(page);
+  const ref = cli([file], ['--cluster', 'metadata.passage', ...BOOT]);
+  assert.equal(ref.status, 0);
+  assert.equal(ref.report.intervals.clustered.clusters, 60);
+  assert.equal(await exportJson(page), ref.stdout, 'the export is the CLI\'s --cluster metadata.passage');
+  assert.equal(await page.inputValue('[data-testid=cluster-field]'), 'metadata.passage');
+  assert.equal(await page.$eval('[data-testid=cluster]', (s) => s.value), 'metadata.passage', 'the menu shows the typed field chosen');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.locator('[data-testid=planning]').screenshot({ path: join(OUT, `planning-field-${width}.png`) });
+    const wide = await page.$eval('[data-testid=planning]', (e) => e.scrollWidth <= e.closest('main, body').clientWidth + 1);
+    assert.ok(wide, `${width} px: the panel with its field box fits the viewport`);
+  }
   await t.done();
 });

@@ -15,8 +15,8 @@ export interface ScoreOptions {
   binning?: "width" | "mass" | "equal-width" | "equal-mass";
   /** Reject at the first warning instead of skipping the bad line. */
   strict?: boolean;
-  /** Items that belong together, as the CLI's `--cluster`: the file's own field (`cluster` or `passage_id`), `group`, or `none`; the report then has `intervals.clustered`. */
-  cluster?: "cluster" | "passage_id" | "group" | "none";
+  /** Items that belong together, as the CLI's `--cluster`: the file's own field (`cluster` or `passage_id`), `group`, `none`, or any other field of the items (a key, a column, `metadata.KEY`, `doc.KEY`); the report then has `intervals.clustered`. */
+  cluster?: "cluster" | "passage_id" | "group" | "none" | (string & {});
 }
 
 /** A format or a profile, with one line on what it is. */

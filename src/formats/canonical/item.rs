@@ -87,6 +87,8 @@ fn get<'v, 'a>(fields: &'v Fields<'a>, i: usize) -> Option<&'v Val<'a>> {
 pub struct Labels {
     last: Option<Arc<[String]>>,
     groups: GroupNames,
+    /// The user's cluster field (`--cluster FIELD`), read in place of `cluster`/`passage_id`.
+    pub(crate) cluster_field: Option<Arc<str>>,
 }
 
 /// Slots of the group-name table; it keeps at most `GROUP_NAMES` names.

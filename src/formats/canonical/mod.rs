@@ -8,9 +8,10 @@ pub mod chunks;
 mod fast;
 pub mod item;
 
+use crate::formats::cluster_field::cluster_in_json;
 use crate::formats::json::{each_element, pick_into, short_error, ArrayEnd, PickError};
 use crate::formats::lines::{is_blank, Lines, BOM};
-use crate::formats::{first_keys, Format, Meta, Reader, Sink};
+use crate::formats::{first_keys, Format, Meta, ReadOptions, Reader, Sink};
 use crate::warning::Warning;
 use item::{f, Fields, Labels, FIELDS};
 
@@ -49,10 +50,20 @@ impl Format for Canonical {
     }
 
     fn reader(&self, file: &str) -> Box<dyn Reader> {
+        self.reader_with(file, &ReadOptions::default())
+    }
+
+    fn reads_fields(&self) -> bool {
+        true
+    }
+
+    fn reader_with(&self, file: &str, options: &ReadOptions) -> Box<dyn Reader> {
+        let mut labels = Labels::default();
+        labels.cluster_field = options.cluster_field.clone();
         Box::new(CanonicalReader {
             file: file.to_string(),
             layout: Layout::Undecided(Vec::new()),
-            labels: Labels::default(),
+            labels,
         })
     }
 }
@@ -72,7 +83,11 @@ pub(crate) fn read_line(
     bytes: &[u8],
     sink: &mut dyn Sink,
 ) {
-    if !is_blank(bytes) && !fast::try_read(labels, line, bytes, sink) {
+    // The fast path reads SPEC §1's fields only: a line whose cluster is another field's takes
+    // the general one.
+    if !is_blank(bytes)
+        && (labels.cluster_field.is_some() || !fast::try_read(labels, line, bytes, sink))
+    {
         read_object(file, labels, line, bytes, "", sink);
     }
 }
@@ -177,7 +192,10 @@ fn read_object(
     }
     let mut notes = Vec::new();
     match item::build_with(&fields, line, &mut notes, labels) {
-        Ok(item) => {
+        Ok(mut item) => {
+            if let Some(name) = labels.cluster_field.clone() {
+                item.cluster = cluster_in_json(bytes, &name, &mut notes).map(|c| labels.group(&c));
+            }
             for n in notes {
                 sink.warn(Warning::new(file, Some(line), format!("{place}{n}")));
             }

@@ -9,7 +9,7 @@
 use crate::formats::canonical::item::{self as canonical_item, f, Fields, FIELDS};
 use crate::formats::json::Val;
 use crate::formats::lines::BOM;
-use crate::formats::{Format, Meta, Reader, Sink};
+use crate::formats::{Format, Meta, ReadOptions, Reader, Sink};
 use crate::warning::Warning;
 use std::borrow::Cow;
 
@@ -63,9 +63,18 @@ impl Format for CsvTable {
     }
 
     fn reader(&self, file: &str) -> Box<dyn Reader> {
+        self.reader_with(file, &ReadOptions::default())
+    }
+
+    fn reads_fields(&self) -> bool {
+        true
+    }
+
+    fn reader_with(&self, file: &str, options: &ReadOptions) -> Box<dyn Reader> {
         Box::new(CsvReader {
             file: file.to_string(),
             buffer: Vec::new(),
+            cluster_field: options.cluster_field.clone(),
         })
     }
 }
@@ -73,6 +82,8 @@ impl Format for CsvTable {
 struct CsvReader {
     file: String,
     buffer: Vec<u8>,
+    /// The column the user names as the items' cluster (`--cluster COLUMN`).
+    cluster_field: Option<std::sync::Arc<str>>,
 }
 
 impl Reader for CsvReader {
@@ -100,10 +111,19 @@ impl Reader for CsvReader {
         let version = if d == b'\t' { "TSV" } else { "CSV" };
         sink.meta(Meta::FormatVersion, version);
         sink.meta(Meta::Mapping, "columns named as SPEC §1 fields; p_<label> columns are probs, logprob_<label> columns logprobs; A|B|C or a JSON list in list cells");
+        let field = self.cluster_field.as_deref();
+        let cluster = field.and_then(|c| names.iter().position(|n| n == c));
+        if let (Some(name), Some(_)) = (field, cluster) {
+            let line = format!(
+                "clusters: the column `{name}` (an empty cell: the item is its own cluster)"
+            );
+            sink.meta(Meta::Mapping, &line);
+        }
         let ignored: Vec<&str> = names
             .iter()
             .map(String::as_str)
             .filter(|n| !(FIELDS.contains(n) || n.starts_with("p_") || n.starts_with("logprob_")))
+            .filter(|n| Some(*n) != field)
             .collect();
         if !ignored.is_empty() {
             let line = format!(
@@ -132,7 +152,7 @@ impl Reader for CsvReader {
                         );
                         sink.warn(Warning::new(&self.file, Some(line), why));
                     }
-                    row(&self.file, line, &names, &r, sink);
+                    row(&self.file, line, &names, &r, cluster, sink);
                 }
                 Err(e) => {
                     let line = e.position().map(|p| lines.at(body, p.byte()));
@@ -215,7 +235,15 @@ fn scalar(cell: &str) -> Val<'static> {
 }
 
 /// Turns a row into canonical fields and builds its item.
-fn row(file: &str, line: u64, names: &[String], r: &csv::StringRecord, sink: &mut dyn Sink) {
+/// Reads one row; `cluster` is the column of the user's cluster field, when the header has it.
+fn row(
+    file: &str,
+    line: u64,
+    names: &[String],
+    r: &csv::StringRecord,
+    cluster: Option<usize>,
+    sink: &mut dyn Sink,
+) {
     let mut fields: Fields = std::array::from_fn(|_| None);
     let mut probs = Vec::new();
     let mut logprobs = Vec::new();
@@ -268,7 +296,11 @@ fn row(file: &str, line: u64, names: &[String], r: &csv::StringRecord, sink: &mu
     }
     let mut notes = Vec::new();
     match canonical_item::build(&fields, line, &mut notes) {
-        Ok(item) => {
+        Ok(mut item) => {
+            if let Some(c) = cluster {
+                let cell = r.get(c).map(str::trim).filter(|c| !c.is_empty());
+                item.cluster = cell.map(Into::into);
+            }
             for n in notes {
                 sink.warn(Warning::new(file, Some(line), n));
             }

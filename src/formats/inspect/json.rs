@@ -98,6 +98,9 @@ pub struct Sample<'a> {
     pub attachments: Option<Val<'a>>,
     #[serde(borrow, default, deserialize_with = "opt_val")]
     pub error: Option<Val<'a>>,
+    /// The sample's own fields (a passage, a source document): where `--cluster KEY` looks.
+    #[serde(borrow, default, deserialize_with = "opt_val")]
+    pub metadata: Option<Val<'a>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

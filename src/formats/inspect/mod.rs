@@ -13,7 +13,7 @@ pub mod sample;
 
 use crate::formats::json::Val;
 use crate::formats::non_finite::sanitize;
-use crate::formats::{first_keys, Format, Meta, Reader, Sink};
+use crate::formats::{first_keys, Format, Meta, ReadOptions, Reader, Sink};
 use crate::reported::Reported;
 use crate::warning::Warning;
 use eval::{Archive, LIMITS, MAGIC};
@@ -49,9 +49,18 @@ impl Format for Inspect {
     }
 
     fn reader(&self, file: &str) -> Box<dyn Reader> {
+        self.reader_with(file, &ReadOptions::default())
+    }
+
+    fn reads_fields(&self) -> bool {
+        true
+    }
+
+    fn reader_with(&self, file: &str, options: &ReadOptions) -> Box<dyn Reader> {
         Box::new(InspectReader {
             file: file.to_string(),
             bytes: Vec::new(),
+            cluster_field: options.cluster_field.clone(),
         })
     }
 }
@@ -66,6 +75,8 @@ fn first_entry(head: &[u8]) -> Option<&str> {
 pub struct InspectReader {
     file: String,
     bytes: Vec<u8>,
+    /// The user's cluster field: a key of each sample's `metadata`.
+    cluster_field: Option<std::sync::Arc<str>>,
 }
 
 impl Reader for InspectReader {
@@ -76,14 +87,22 @@ impl Reader for InspectReader {
     fn finish(&mut self, sink: &mut dyn Sink) {
         let bytes = std::mem::take(&mut self.bytes);
         if bytes.starts_with(MAGIC) {
-            read_archive(&self.file, &bytes, sink);
+            read_archive(&self.file, &bytes, self.collector(), sink);
         } else {
-            read_json(&self.file, &bytes, sink);
+            read_json(&self.file, &bytes, self.collector(), sink);
         }
     }
 }
 
-fn read_json(file: &str, bytes: &[u8], sink: &mut dyn Sink) {
+impl InspectReader {
+    fn collector(&self) -> Collector {
+        let mut collector = Collector::default();
+        collector.cluster_field = self.cluster_field.clone();
+        collector
+    }
+}
+
+fn read_json(file: &str, bytes: &[u8], mut collector: Collector, sink: &mut dyn Sink) {
     let clean = sanitize(bytes);
     let log: Log = match parse(&clean) {
         Ok(log) => log,
@@ -96,14 +115,13 @@ fn read_json(file: &str, bytes: &[u8], sink: &mut dyn Sink) {
         return sink.skip(Warning::new(file, None, why));
     }
     let scorer = scorer.or_else(|| first_scorer(samples)).unwrap_or_default();
-    let mut collector = Collector::default();
     for (n, sample) in samples.iter().enumerate() {
         collector.add(sample, &scorer, &format!("samples[{n}]"), file, sink);
     }
     finish(file, collector, &scorer, true, sink);
 }
 
-fn read_archive(file: &str, bytes: &[u8], sink: &mut dyn Sink) {
+fn read_archive(file: &str, bytes: &[u8], mut collector: Collector, sink: &mut dyn Sink) {
     let mut archive = match Archive::open(bytes, LIMITS) {
         Ok(a) => a,
         Err(why) => return sink.skip(Warning::new(file, None, why)),
@@ -140,7 +158,6 @@ fn read_archive(file: &str, bytes: &[u8], sink: &mut dyn Sink) {
         _ => {}
     }
     let samples: Vec<&String> = names.iter().filter(|n| is_sample(n)).collect();
-    let mut collector = Collector::default();
     let mut with_outputs = true;
     if samples.is_empty() {
         // summaries.json holds every sample's scores but no `output`, hence no logprobs.

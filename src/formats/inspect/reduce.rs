@@ -14,12 +14,17 @@ use crate::items::{Body, Item, MultiItem, OptionItem, OptionKind};
 use crate::probs::{self, Source};
 use crate::warning::Warning;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The samples of one log, by id in first-seen order.
 #[derive(Debug, Default)]
 pub struct Collector {
     order: Vec<String>,
     by_id: HashMap<String, (Question, Vec<(u64, Epoch)>)>,
+    /// The user's cluster field, a key of the sample's `metadata` (`--cluster KEY` or
+    /// `--cluster metadata.KEY`), and each sample's cluster under it (its first epoch's).
+    pub cluster_field: Option<Arc<str>>,
+    clusters: HashMap<String, Arc<str>>,
     /// How many samples had more than one epoch, and how many epochs were unscored.
     pub multi_epoch: u64,
     pub unscored: u64,
@@ -57,6 +62,22 @@ impl Collector {
             Ok(r) => r,
             Err(why) => return sink.skip(Warning::new(file, None, format!("{place}: {why}"))),
         };
+        if let Some(name) = self.cluster_field.as_deref() {
+            if !self.clusters.contains_key(&id) {
+                let key = name.strip_prefix("metadata.").unwrap_or(name);
+                let mut notes = Vec::new();
+                let cluster = sample
+                    .metadata
+                    .as_ref()
+                    .and_then(|m| crate::formats::cluster_field::cluster_of(m, key, &mut notes));
+                for n in notes {
+                    sink.warn(Warning::new(file, None, format!("{place}: {n}")));
+                }
+                if let Some(c) = cluster {
+                    self.clusters.insert(id.clone(), c.as_ref().into());
+                }
+            }
+        }
         match self.by_id.get_mut(&id) {
             None => {
                 self.order.push(id.clone());
@@ -98,6 +119,7 @@ impl Collector {
             for n in notes {
                 sink.warn(Warning::new(file, None, format!("sample {id}: {n}")));
             }
+            let cluster = self.clusters.remove(&id);
             sink.item(Item {
                 id: id.into(),
                 line: None,
@@ -105,7 +127,7 @@ impl Collector {
                 tier: None,
                 split: None,
                 modality: None,
-                cluster: None,
+                cluster,
                 body,
             });
         }

@@ -9,9 +9,10 @@
 pub mod results;
 pub mod sample;
 
+use crate::formats::cluster_field::cluster_in_json;
 use crate::formats::json::{each_element, pick, short_error, ArrayEnd, PickError};
 use crate::formats::lines::{is_blank, Lines, BOM};
-use crate::formats::{first_keys, Format, Meta, Reader, Sink};
+use crate::formats::{first_keys, Format, Meta, ReadOptions, Reader, Sink};
 use crate::reported::Reported;
 use crate::warning::Warning;
 use sample::{Built, Sample, FIELDS};
@@ -37,11 +38,23 @@ impl Format for LmEvalSamples {
     }
 
     fn reader(&self, file: &str) -> Box<dyn Reader> {
+        self.reader_with(file, &ReadOptions::default())
+    }
+
+    fn reads_fields(&self) -> bool {
+        true
+    }
+
+    fn reader_with(&self, file: &str, options: &ReadOptions) -> Box<dyn Reader> {
+        let state = FileState {
+            cluster_field: options.cluster_field.clone(),
+            ..FileState::default()
+        };
         Box::new(SamplesReader {
             file: file.to_string(),
             task: task_name(file),
             layout: Layout::Undecided(Vec::new()),
-            state: FileState::default(),
+            state,
         })
     }
 }
@@ -90,6 +103,8 @@ enum Layout {
 /// What the reader learns over the whole file.
 #[derive(Default)]
 pub struct FileState {
+    /// The user's cluster field (`--cluster FIELD`: a sample's key, or `doc.KEY`).
+    pub cluster_field: Option<std::sync::Arc<str>>,
     /// Filters in the order first seen, with the recomputed acc_norm (hits, docs) of each.
     pub filters: Vec<(String, u64, u64)>,
     /// Occurrences of each doc id, for files that name no filter.
@@ -209,7 +224,10 @@ fn read_object(
     };
     let mut notes = Vec::new();
     match sample::build(&sample, state, &mut notes) {
-        Ok(Built::Item(item)) => {
+        Ok(Built::Item(mut item)) => {
+            if let Some(name) = state.cluster_field.as_deref() {
+                item.cluster = cluster_in_json(bytes, name, &mut notes).map(Into::into);
+            }
             for n in notes {
                 sink.warn(Warning::new(file, Some(line), format!("{place}{n}")));
             }
