@@ -41,6 +41,8 @@ runs.push({ name: 'mixed.jsonl', dir: resolve('tests/fixtures/bootstrap'), files
 // Clusters: the file's passage_id, and groups, through the API's `cluster` (the CLI's --cluster).
 runs.push({ name: 'run-a.jsonl+cluster', dir: resolve('tests/fixtures/clustered'), files: ['run-a.jsonl'], options: { cluster: 'cluster' } });
 runs.push({ name: 'choice.jsonl+cluster-group', dir: samples, files: ['choice.jsonl'], options: { cluster: 'group' } });
+// A field the user names (here each item's `tier`: three clusters), read as the CLI's --cluster tier.
+runs.push({ name: 'jevbench-public-231.jsonl+cluster-tier', dir: samples, files: ['jevbench-public-231.jsonl'], options: { cluster: 'tier' } });
 
 const rust = (s) => JSON.stringify(s);
 const cases = [];
