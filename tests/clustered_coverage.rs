@@ -91,7 +91,7 @@ fn coverage(cluster: Option<ClusterBy>, draws: usize) -> f64 {
             );
         }
         let opts = Options {
-            cluster,
+            cluster: cluster.clone(),
             bootstrap: Some(BootstrapOptions {
                 seed: boot.seed + d as u64,
                 ..boot
