@@ -221,3 +221,29 @@ test('the JavaScript API from a page: score, profiles, formats and a rejected pr
   assert.match(got.version, /^\d+\.\d+\.\d+/);
   await t.done();
 });
+
+test('a page below the root finds the widget by a relative path; a WebAssembly that fails to load says which URL, in the element and in an event', { timeout: 120000 }, async () => {
+  // As a docs site publishes a page at /guide/results/ with the widget two levels up.
+  const deep = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module" src="../../embed/scorelens.js"></script></head><body>
+<scorelens-report id="deep" src="../../samples/jevbench-public-231.jsonl" view="reliability"></scorelens-report></body></html>`;
+  const t = await open(env, 'guide/results/index.html', { pages: { 'guide/results/index.html': deep } });
+  assert.equal(await settled(t.page, '#deep'), 'ready');
+  assert.ok(await t.page.$('#deep >> rect.bar'), 'the diagram is drawn');
+  assert.ok(t.requests.some((u) => new URL(u).pathname === '/embed/scorelens_wasm_bg.wasm'), 'the wasm beside the module');
+  await t.done();
+
+  // The same page with the wasm gone (a host that does not serve .wasm files).
+  const body = '<scorelens-report id="nowasm" src="samples/choice.jsonl"></scorelens-report>';
+  const html = plain(body).replace('<body style="margin:0">', `<body style="margin:0"><script>
+    window.failures = [];
+    document.addEventListener('failed', (e) => window.failures.push({ kind: e.detail.kind, url: e.detail.url }), true);
+  </script>`);
+  const b = await open(env, 'nowasm.html', { pages: { 'nowasm.html': html }, allow: ['404', 'scorelens:', 'Failed to load'], block: ['/embed/scorelens_wasm_bg.wasm'] });
+  assert.equal(await settled(b.page, '#nowasm'), 'error');
+  const said = await b.page.textContent('#nowasm >> [data-testid=widget-broken]');
+  const url = `${env.server.url}embed/scorelens_wasm_bg.wasm`;
+  assert.ok(said.includes(`scorelens could not run: could not load its WebAssembly from ${url}`), said);
+  assert.deepEqual(await b.page.evaluate(() => window.failures), [{ kind: 'load', url }]);
+  await b.done({ missing: ['/embed/scorelens_wasm_bg.wasm'] });
+});

@@ -33,13 +33,18 @@ function files(dir) {
 
 /**
  * A fresh page at `path`. `pages` maps extra paths to HTML the test serves itself (through the
- * page's own origin). `allow` lists console errors the test expects (a 404 it asked for).
+ * page's own origin). `allow` lists console errors the test expects (a 404 it asked for);
+ * `block` lists paths answered with a 404.
  */
-export async function open(env, path, { pages = {}, allow = [], width = 1200 } = {}) {
+export async function open(env, path, { pages = {}, allow = [], width = 1200, block = [] } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height: 900 } });
   const errors = [];
   const requests = [];
   context.on('request', (r) => requests.push(r.url()));
+  // `block`: paths the server answers 404 for, as a host that does not serve them would.
+  for (const p of block) {
+    await context.route(env.server.url + p.replace(/^\//, ''), (route) => route.fulfill({ status: 404, body: 'not found' }));
+  }
   for (const [p, html] of Object.entries(pages)) {
     await context.route(env.server.url + p, (route) => route.fulfill({ contentType: 'text/html', body: html }));
   }

@@ -15,6 +15,17 @@ export type {
 export function init(source?: string | URL | Request | Response | WebAssembly.Module): Promise<void>;
 
 /**
+ * The WebAssembly could not be loaded (a wrong path, a server without `.wasm` files): what every
+ * function rejects with then, and the `failed` event's detail on each `<scorelens-report>`.
+ */
+export class LoadError extends Error {
+  readonly kind: 'load';
+  /** Where the WebAssembly was fetched from (beside scorelens.js unless `init` was given one). */
+  readonly url: string;
+  readonly cause: unknown;
+}
+
+/**
  * Scores one file, or several read as one run. Resolves to the report (the CLI's JSON);
  * rejects with a `ScorelensError` whose `problems` give file, line and reason.
  */
@@ -37,7 +48,7 @@ export class ScorelensReport extends HTMLElement {
   /** The last report the element showed, or null. */
   readonly report: Report | null;
   /** Why the element shows no report, or null. */
-  readonly error: import('./scorelens_wasm.js').ScorelensError | null;
+  readonly error: import('./scorelens_wasm.js').ScorelensError | LoadError | null;
 }
 
 declare global {

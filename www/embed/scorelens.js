@@ -12,6 +12,21 @@ import load, * as wasm from './scorelens_wasm.js';
 
 let loading = null;
 
+// Found from this module's own URL, not the page's: a page at any depth of a docs site, or under
+// a project's sub-path, loads the same files.
+const WASM_URL = new URL('scorelens_wasm_bg.wasm', import.meta.url).href;
+
+/** The WebAssembly could not be loaded: `url` says from where, `message` what went wrong. */
+export class LoadError extends Error {
+  constructor(url, cause) {
+    super(`could not load its WebAssembly from ${url}: ${cause && cause.message ? cause.message : cause}`);
+    this.name = 'LoadError';
+    this.kind = 'load';
+    this.url = url;
+    this.cause = cause;
+  }
+}
+
 /**
  * Loads the WebAssembly (once: every call returns the same promise). `source` overrides where
  * it comes from (a URL, a Response or a compiled WebAssembly.Module); by default it is
@@ -19,7 +34,9 @@ let loading = null;
  */
 export function init(source) {
   if (!loading) {
-    loading = load(source === undefined ? undefined : { module_or_path: source }).then(() => undefined);
+    const from = source === undefined ? WASM_URL : source;
+    const where = typeof from === 'string' || from instanceof URL ? String(from) : 'the source given to init()';
+    loading = load({ module_or_path: from }).then(() => undefined, (e) => { throw new LoadError(where, e); });
     // A failed download may be tried again.
     loading.catch(() => { loading = null; });
   }
@@ -135,14 +152,20 @@ export class ScorelensReport extends HTMLElement {
     }
   }
 
-  // The WebAssembly did not load, or stopped: say so in place of the widget.
+  // The WebAssembly did not load, or stopped: say so in place of the widget (as text), and
+  // tell the host page with the same `failed` event a bad file gives.
   #broken(root, error) {
     this.setAttribute('data-state', 'error');
     const p = document.createElement('p');
     p.setAttribute('role', 'alert');
+    p.setAttribute('data-testid', 'widget-broken');
     p.textContent = `scorelens could not run: ${error && error.message ? error.message : error}`;
     root.replaceChildren(p);
     console.error('scorelens:', error);
+    if (error instanceof LoadError) {
+      this.#error = error;
+      this.dispatchEvent(new CustomEvent('failed', { detail: error }));
+    }
   }
 }
 
