@@ -133,3 +133,51 @@ test('twelve runs: the leaderboard opens first, exports equal the CLI byte for b
   await page.locator('[data-testid=leaderboard]').screenshot({ path: join(OUT, 'leaderboard-390.png') });
   await t.done();
 });
+
+test('dark mode: the rank plot\'s names, ticks, marks and medians keep WCAG AA contrast', { timeout: 600000 }, async () => {
+  const files = writeRuns().slice(0, 6);
+  const t = await open(env, { colorScheme: 'dark' });
+  const { page } = t;
+  await drop(page, files);
+  await page.waitForSelector('#leaderboard-plot .rank-row', { timeout: 300000 });
+  await status(page, 'done', 300000);
+  const found = await page.evaluate(() => {
+    const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const behind = (e) => {
+      for (let p = e; p; p = p.parentElement) {
+        const c = rgb(getComputedStyle(p).backgroundColor);
+        if (c.length >= 3 && (c.length < 4 || c[3] > 0)) return c.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    const out = [];
+    const check = (selector, prop, need) => {
+      const els = [...document.querySelectorAll(selector)];
+      for (const e of els) {
+        const r = ratio(rgb(getComputedStyle(e)[prop]).slice(0, 3), behind(e.closest('svg')));
+        out.push({ selector, need, ratio: Math.round(r * 100) / 100 });
+      }
+      return els.length;
+    };
+    const counts = {
+      names: check('#leaderboard-plot .run-name', 'fill', 4.5),
+      ticks: check('#leaderboard-plot text.tick', 'fill', 4.5),
+      same: check('#leaderboard-plot .between.same text', 'fill', 4.5),
+      medians: check('#leaderboard-plot .rank-median', 'fill', 3),
+      bars: check('#leaderboard-plot .rank-bar', 'stroke', 3),
+    };
+    const dark = lum(behind(document.querySelector('#leaderboard-plot'))) < 0.05;
+    return { out, counts, dark };
+  });
+  assert.ok(found.dark, 'the plot sits on a dark background');
+  for (const [what, n] of Object.entries(found.counts)) assert.ok(n > 0 || what === 'same', `${what}: none found`);
+  const weak = found.out.filter((x) => x.ratio < x.need);
+  assert.deepEqual(weak, [], 'marks and labels under WCAG AA in dark mode');
+  await page.locator('[data-testid=leaderboard]').screenshot({ path: join(OUT, 'leaderboard-dark-1440.png') });
+  await t.done();
+});
