@@ -59,6 +59,9 @@ pub struct Options {
     /// where items have one. When given, the sample is kept and the report gains the clustered
     /// standard errors, the design effect and the planning figures (`intervals.clustered`).
     pub cluster: Option<ClusterBy>,
+    /// The run to read from files that hold several (`formats::Part::select`: a promptfoo
+    /// provider × prompt, an Evals API run id); `None` reads them all, ids prefixed by run.
+    pub part: Option<String>,
 }
 
 /// A finished run: the report and the per-item records kept on request.
@@ -86,6 +89,8 @@ pub struct Session {
     guard: Option<Guarded>,
     /// Warnings kept before the current file began.
     file_warnings: usize,
+    /// `Options::part`.
+    part: Option<String>,
 }
 
 /// A source pushed into the session as its bytes arrive (`Session::add`): the browser's
@@ -155,6 +160,7 @@ impl Session {
             bootstrap: opts.bootstrap,
             guard: None,
             file_warnings: 0,
+            part: opts.part.clone(),
         })
     }
 
@@ -263,7 +269,7 @@ impl Session {
             crate::formats::Sink::skip(state, Warning::new(name, None, why));
             return false;
         };
-        self.reader = Some(f.reader(name));
+        self.reader = Some(f.reader_of(name, self.part.as_deref()));
         if !state.used.iter().any(|u| u.name() == f.name()) {
             state.used.push(f);
         }
