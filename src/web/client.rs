@@ -25,6 +25,8 @@ struct Client {
 thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
     static FILES: RefCell<HashMap<u32, Vec<File>>> = RefCell::new(HashMap::new());
+    // The run inside its files, for files that hold several (`Options::part`).
+    static PARTS: RefCell<HashMap<u32, String>> = RefCell::new(HashMap::new());
     static NEXT_RUN: RefCell<u32> = const { RefCell::new(1) };
     static NEXT_COMPARE: RefCell<u32> = const { RefCell::new(0) };
     static STATE: RefCell<Option<AppState>> = const { RefCell::new(None) };
@@ -413,11 +415,13 @@ fn files_array(files: &[File]) -> js_sys::Array {
 
 fn score(run: u32, profile: Option<String>, cluster: Option<String>) {
     let files = FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default());
+    let part = PARTS.with_borrow(|p| p.get(&run).cloned());
     send(&ToWorker::Score {
         run,
         files: files_array(&files),
         profile,
         cluster,
+        part,
     });
 }
 
@@ -445,9 +449,9 @@ pub fn group(seq: u32, files: &[(File, String)], how: crate::runs::Grouping) {
 }
 
 /// Adds and scores one run per (name, files); the first is shown. Their ids.
-pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>)>) -> Vec<u32> {
+pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>, Option<String>)>) -> Vec<u32> {
     let mut ids = Vec::new();
-    for (label, files) in runs {
+    for (label, files, part) in runs {
         let id = next_id();
         let run = Run {
             id,
@@ -458,6 +462,9 @@ pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>)>) -> Vec<u32> {
             status: Status::Waiting,
         };
         FILES.with_borrow_mut(|f| f.insert(id, files));
+        if let Some(part) = part {
+            PARTS.with_borrow_mut(|p| p.insert(id, part));
+        }
         state.runs.update(|runs| runs.push(run));
         score(id, None, None);
         ids.push(id);
@@ -496,6 +503,7 @@ pub fn cancel(run: u32) {
 /// Closes a run and frees its items in the worker.
 pub fn close(state: AppState, run: u32) {
     FILES.with_borrow_mut(|f| f.remove(&run));
+    PARTS.with_borrow_mut(|p| p.remove(&run));
     state.closing.update(|c| c.push(run));
     send(&ToWorker::Forget { run });
     state.intervals.update(|m| {

@@ -30,8 +30,9 @@ impl Format for Promptfoo {
         let text = String::from_utf8_lossy(head);
         // The output file: `{"evalId": …, "results": {"version": 3, …, "prompts": …}}`.
         let document = has("evalId") && has("results") && text.contains("\"prompts\"");
-        // A JSON Lines export: one EvaluateResult a line.
-        let line = has("promptIdx") && has("success") && (has("gradingResult") || has("testCase"));
+        // A JSON Lines export: one EvaluateResult a line (keys in promptfoo's order, so that
+        // `success` and `testIdx` come past the first twelve).
+        let line = has("promptIdx") && has("provider") && (has("promptId") || has("gradingResult"));
         (document || line).then_some(30)
     }
 
