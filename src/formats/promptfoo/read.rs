@@ -365,7 +365,8 @@ impl FileState<'_> {
             ),
         }
         if self.errored > 0 {
-            let why = format!("{} results errored (promptfoo counts errors apart from failures): scored as wrong, with no answer", self.errored);
+            let what = if self.errored == 1 { "result" } else { "results" };
+            let why = format!("{} {what} errored (promptfoo counts errors apart from failures): scored as wrong, with no answer", self.errored);
             sink.warn(Warning::new(self.file, None, why));
         }
         let _ = self.items;
