@@ -59,10 +59,18 @@ fn pages_and_run_objects_join_by_run_id() {
         .map(|r| (r.name.as_str(), r.files.as_slice()))
         .collect();
     // Named by each run object's `name`.
-    let name = |f: &str| serde_json::from_slice::<Value>(&read(f)).unwrap()["name"].as_str().unwrap().to_string();
+    let name = |f: &str| {
+        serde_json::from_slice::<Value>(&read(f)).unwrap()["name"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
     assert_eq!(
         runs,
-        [(name("run_a/run.json").as_str(), &[0, 1, 2][..]), (name("run_b/run.json").as_str(), &[3, 4])]
+        [
+            (name("run_a/run.json").as_str(), &[0, 1, 2][..]),
+            (name("run_b/run.json").as_str(), &[3, 4])
+        ]
     );
     assert!(found.ignored.is_empty());
 }
@@ -78,15 +86,25 @@ fn figures_equal_the_runs_own_counts() {
         assert_eq!(r.items as f64, count("total"));
         assert_eq!(r.metrics.accuracy, Some(count("passed") / count("total")));
         // Errored samples have no answer: they are the invalid share, counted apart.
-        assert_eq!(r.metrics.invalid_share, Some(count("errored") / count("total")));
+        assert_eq!(
+            r.metrics.invalid_share,
+            Some(count("errored") / count("total"))
+        );
         for k in ["passed", "failed", "errored"] {
             assert_eq!(figure(&r, "scorelens", k), count(k), "{k}");
-            assert_eq!(figure(&r, "OpenAI Evals API", &format!("result_counts.{k}")), count(k));
+            assert_eq!(
+                figure(&r, "OpenAI Evals API", &format!("result_counts.{k}")),
+                count(k)
+            );
         }
         for c in run["per_testing_criteria_results"].as_array().unwrap() {
             let name = c["testing_criteria"].as_str().unwrap();
             let (p, f) = (c["passed"].as_f64().unwrap(), c["failed"].as_f64().unwrap());
-            assert_eq!(figure(&r, "scorelens", &format!("{name} pass rate")), p / (p + f), "{name}");
+            assert_eq!(
+                figure(&r, "scorelens", &format!("{name} pass rate")),
+                p / (p + f),
+                "{name}"
+            );
         }
         assert_eq!(r.model.as_deref(), run["model"].as_str());
     }
@@ -96,7 +114,12 @@ fn figures_equal_the_runs_own_counts() {
 fn mean_scores_are_the_graders_means() {
     let page: Value = serde_json::from_slice(&read(RUN_A[0])).unwrap();
     let page2: Value = serde_json::from_slice(&read(RUN_A[1])).unwrap();
-    let items: Vec<&Value> = page["data"].as_array().unwrap().iter().chain(page2["data"].as_array().unwrap()).collect();
+    let items: Vec<&Value> = page["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(page2["data"].as_array().unwrap())
+        .collect();
     let r = run_of(RUN_A, items[0]["run_id"].as_str());
     for g in ["exact", "similarity", "judge"] {
         let scores: Vec<f64> = items
@@ -106,13 +129,19 @@ fn mean_scores_are_the_graders_means() {
             .map(|x| x["score"].as_f64().unwrap())
             .collect();
         let mean = scores.iter().sum::<f64>() / scores.len() as f64;
-        assert!((figure(&r, "scorelens", &format!("{g} mean score")) - mean).abs() < 1e-12, "{g}");
+        assert!(
+            (figure(&r, "scorelens", &format!("{g} mean score")) - mean).abs() < 1e-12,
+            "{g}"
+        );
     }
 }
 
 #[test]
 fn an_array_and_json_lines_read_the_same() {
-    let id = serde_json::from_slice::<Value>(&read("run_b/run.json")).unwrap()["id"].as_str().unwrap().to_string();
+    let id = serde_json::from_slice::<Value>(&read("run_b/run.json")).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let array = run_of(&["run_b/output_items.json"], Some(&id));
     let lines = run_of(&["jsonl/run_b_output_items.jsonl"], Some(&id));
     assert_eq!(array.metrics, lines.metrics);
@@ -124,9 +153,19 @@ fn an_array_and_json_lines_read_the_same() {
 fn two_runs_join_on_the_datasource_item() {
     let run = |files: &[&str], name: &str| {
         let bytes: Vec<Vec<u8>> = files.iter().map(|f| read(f)).collect();
-        let inputs: Vec<Input> = files.iter().zip(&bytes).map(|(name, bytes)| Input { name, bytes }).collect();
-        let id = serde_json::from_slice::<Value>(bytes.last().unwrap()).unwrap()["id"].as_str().unwrap().to_string();
-        let opts = Options { part: Some(id), ..Options::default() };
+        let inputs: Vec<Input> = files
+            .iter()
+            .zip(&bytes)
+            .map(|(name, bytes)| Input { name, bytes })
+            .collect();
+        let id = serde_json::from_slice::<Value>(bytes.last().unwrap()).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let opts = Options {
+            part: Some(id),
+            ..Options::default()
+        };
         scorelens::score_run(name, inputs, &opts).unwrap()
     };
     let c = scorelens::compare(&[run(RUN_A, "a"), run(RUN_B, "b")], &Default::default());
@@ -136,6 +175,9 @@ fn two_runs_join_on_the_datasource_item() {
 
 #[test]
 fn several_runs_read_together_keep_their_ids_apart() {
-    let r = run_of(&["run_a/output_items_page1.json", "run_b/output_items.json"], None);
+    let r = run_of(
+        &["run_a/output_items_page1.json", "run_b/output_items.json"],
+        None,
+    );
     assert_eq!((r.items, r.skipped), (13, 0), "{:?}", r.warnings);
 }

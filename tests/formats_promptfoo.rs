@@ -29,25 +29,47 @@ fn prompts(json: &[u8]) -> Vec<Value> {
 }
 
 fn part_name(p: &Value) -> String {
-    format!("[{}] {}", p["provider"].as_str().unwrap(), p["label"].as_str().unwrap())
+    format!(
+        "[{}] {}",
+        p["provider"].as_str().unwrap(),
+        p["label"].as_str().unwrap()
+    )
 }
 
 #[test]
 fn each_provider_and_prompt_is_a_run() {
     for name in ["results.json", "results.jsonl"] {
         let bytes = read(name);
-        let found = find(&[Offered { path: name, head: &bytes }], Grouping::Found);
+        let found = find(
+            &[Offered {
+                path: name,
+                head: &bytes,
+            }],
+            Grouping::Found,
+        );
         let mut names: Vec<&str> = found.runs.iter().map(|r| r.name.as_str()).collect();
-        let mut want: Vec<String> = prompts(&read("results.json")).iter().map(part_name).collect();
+        let mut want: Vec<String> = prompts(&read("results.json"))
+            .iter()
+            .map(part_name)
+            .collect();
         // The output file lists them in promptfoo's order; JSON Lines in the order first seen.
         if name.ends_with(".jsonl") {
             names.sort();
             want.sort();
         }
         assert_eq!(names, want, "{name}");
-        assert!(found.runs.iter().all(|r| r.part.as_deref() == Some(r.name.as_str())));
+        assert!(found
+            .runs
+            .iter()
+            .all(|r| r.part.as_deref() == Some(r.name.as_str())));
         // Regrouped as one run, every result is an item, its id prefixed with its run.
-        let one = find(&[Offered { path: name, head: &bytes }], Grouping::OneRun);
+        let one = find(
+            &[Offered {
+                path: name,
+                head: &bytes,
+            }],
+            Grouping::OneRun,
+        );
         assert_eq!(one.runs[0].part, None);
     }
 }
@@ -60,11 +82,17 @@ fn pass_counts_equal_promptfoos_own() {
     for p in prompts(&json) {
         let m = &p["metrics"];
         let pass = m["testPassCount"].as_f64().unwrap();
-        let all = pass + m["testFailCount"].as_f64().unwrap() + m["testErrorCount"].as_f64().unwrap();
+        let all =
+            pass + m["testFailCount"].as_f64().unwrap() + m["testErrorCount"].as_f64().unwrap();
         for file in ["results.json", "results.jsonl"] {
             let r = part(file, &read(file), &part_name(&p));
             assert_eq!(r.items as f64, all, "{file}");
-            assert_eq!(r.metrics.accuracy, Some(pass / all), "{file} {}", part_name(&p));
+            assert_eq!(
+                r.metrics.accuracy,
+                Some(pass / all),
+                "{file} {}",
+                part_name(&p)
+            );
             assert!(r.warnings.is_empty(), "{:?}", r.warnings);
         }
         passed += pass;
@@ -72,7 +100,10 @@ fn pass_counts_equal_promptfoos_own() {
     }
     let stats = &doc["results"]["stats"];
     assert_eq!(passed, stats["successes"].as_f64().unwrap());
-    assert_eq!(total - passed, stats["failures"].as_f64().unwrap() + stats["errors"].as_f64().unwrap());
+    assert_eq!(
+        total - passed,
+        stats["failures"].as_f64().unwrap() + stats["errors"].as_f64().unwrap()
+    );
 }
 
 #[test]
@@ -91,10 +122,15 @@ fn scores_are_kept_beside_promptfoos_sums() {
         };
         let mine: Vec<&Value> = rows
             .iter()
-            .filter(|x| x["provider"]["label"] == p["provider"] && x["prompt"]["label"] == p["label"])
+            .filter(|x| {
+                x["provider"]["label"] == p["provider"] && x["prompt"]["label"] == p["label"]
+            })
             .collect();
         let sum: f64 = mine.iter().map(|x| x["score"].as_f64().unwrap()).sum();
-        assert_eq!(figure("promptfoo", "score"), p["metrics"]["score"].as_f64().unwrap());
+        assert_eq!(
+            figure("promptfoo", "score"),
+            p["metrics"]["score"].as_f64().unwrap()
+        );
         assert!((figure("scorelens", "score") - sum / mine.len() as f64).abs() < 1e-12);
         // promptfoo's named score is a sum over the tests that have it; ours the mean.
         for (k, v) in p["metrics"]["namedScores"].as_object().unwrap() {
@@ -112,8 +148,19 @@ fn the_runs_join_on_the_test() {
     let runs: Vec<scorelens::Run> = names
         .iter()
         .map(|n| {
-            let opts = Options { part: Some(n.clone()), ..Options::default() };
-            scorelens::score_run(n, [Input { name: "results.json", bytes: &json }], &opts).unwrap()
+            let opts = Options {
+                part: Some(n.clone()),
+                ..Options::default()
+            };
+            scorelens::score_run(
+                n,
+                [Input {
+                    name: "results.json",
+                    bytes: &json,
+                }],
+                &opts,
+            )
+            .unwrap()
         })
         .collect();
     let c = scorelens::compare(&runs, &Default::default());
@@ -125,7 +172,14 @@ fn the_runs_join_on_the_test() {
 #[test]
 fn read_whole_every_run_is_kept_apart() {
     let json = read("results.json");
-    let r = score(&[Input { name: "results.json", bytes: &json }], &Options::default()).unwrap();
+    let r = score(
+        &[Input {
+            name: "results.json",
+            bytes: &json,
+        }],
+        &Options::default(),
+    )
+    .unwrap();
     assert_eq!(r.items, 16);
     assert_eq!(r.skipped, 0, "{:?}", r.warnings);
     let scopes: std::collections::BTreeSet<&str> = r

@@ -97,7 +97,11 @@ impl Reader for EvalsApiReader {
             }
         }
         if self.errored > 0 {
-            let what = if self.errored == 1 { "sample" } else { "samples" };
+            let what = if self.errored == 1 {
+                "sample"
+            } else {
+                "samples"
+            };
             let why = format!("{} {what} errored (the API counts them apart from the failures): scored as wrong, with no answer", self.errored);
             sink.warn(Warning::new(&self.file, None, why));
         }

@@ -365,7 +365,11 @@ impl FileState<'_> {
             ),
         }
         if self.errored > 0 {
-            let what = if self.errored == 1 { "result" } else { "results" };
+            let what = if self.errored == 1 {
+                "result"
+            } else {
+                "results"
+            };
             let why = format!("{} {what} errored (promptfoo counts errors apart from failures): scored as wrong, with no answer", self.errored);
             sink.warn(Warning::new(self.file, None, why));
         }
