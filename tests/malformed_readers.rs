@@ -326,6 +326,19 @@ fn promptfoo_results_lines() {
 }
 
 #[test]
+fn promptfoo_results_document() {
+    // Rows inside `results.results` are named by the document's own lines.
+    check_one(
+        "promptfoo/results.json",
+        2,
+        &[
+            (Some(5), "a result without a boolean `success`"),
+            (Some(6), "expected a result object, found a number"),
+        ],
+    );
+}
+
+#[test]
 fn evals_api_output_items() {
     check_one(
         "evals_api/output_items.jsonl",

@@ -53,3 +53,12 @@ items = [
 ]
 text = "\n".join(json.dumps(i) for i in items) + "\nnot json\n"
 open("evals_api/output_items.jsonl", "w").write(text)
+
+# The output document, one result a line inside `results.results`, so that the warnings' lines
+# are those of the document.
+doc_rows = [row(0), row(1, success="no"), "42", row(2, success=False)]
+doc = ('{"evalId": "eval-x", "results": {"version": 3, "timestamp": "t",\n'
+       ' "prompts": [{"provider": "echo", "label": "say", "raw": "say {{x}}",'
+       ' "metrics": {"testPassCount": 1, "testFailCount": 1, "testErrorCount": 0, "score": 1}}],\n'
+       ' "results": [\n' + ",\n".join(doc_rows) + '\n],\n "stats": {"successes": 1, "failures": 1, "errors": 0}}}\n')
+open("promptfoo/results.json", "w").write(doc)
