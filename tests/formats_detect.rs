@@ -225,6 +225,8 @@ fn an_unknown_file_names_our_formats_in_users_words_and_its_keys() {
         "results files",
         "HELM run folders",
         "OpenAI evals logs",
+        "promptfoo results",
+        "OpenAI Evals API output items",
         "CSV or TSV tables",
     ] {
         assert!(reason.contains(words), "{words} missing from: {reason}");
