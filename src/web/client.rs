@@ -24,9 +24,8 @@ struct Client {
 
 thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
-    static FILES: RefCell<HashMap<u32, Vec<File>>> = RefCell::new(HashMap::new());
-    // The run inside its files, for files that hold several (`Options::part`).
-    static PARTS: RefCell<HashMap<u32, String>> = RefCell::new(HashMap::new());
+    // Each run's files, and the run inside them for files that hold several (`Options::part`).
+    static FILES: RefCell<HashMap<u32, (Vec<File>, Option<String>)>> = RefCell::new(HashMap::new());
     static NEXT_RUN: RefCell<u32> = const { RefCell::new(1) };
     static NEXT_COMPARE: RefCell<u32> = const { RefCell::new(0) };
     static STATE: RefCell<Option<AppState>> = const { RefCell::new(None) };
@@ -414,8 +413,7 @@ fn files_array(files: &[File]) -> js_sys::Array {
 }
 
 fn score(run: u32, profile: Option<String>, cluster: Option<String>) {
-    let files = FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default());
-    let part = PARTS.with_borrow(|p| p.get(&run).cloned());
+    let (files, part) = FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default());
     send(&ToWorker::Score {
         run,
         files: files_array(&files),
@@ -461,10 +459,7 @@ pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>, Option<String>)>)
             cluster: None,
             status: Status::Waiting,
         };
-        FILES.with_borrow_mut(|f| f.insert(id, files));
-        if let Some(part) = part {
-            PARTS.with_borrow_mut(|p| p.insert(id, part));
-        }
+        FILES.with_borrow_mut(|f| f.insert(id, (files, part)));
         state.runs.update(|runs| runs.push(run));
         score(id, None, None);
         ids.push(id);
@@ -503,7 +498,6 @@ pub fn cancel(run: u32) {
 /// Closes a run and frees its items in the worker.
 pub fn close(state: AppState, run: u32) {
     FILES.with_borrow_mut(|f| f.remove(&run));
-    PARTS.with_borrow_mut(|p| p.remove(&run));
     state.closing.update(|c| c.push(run));
     send(&ToWorker::Forget { run });
     state.intervals.update(|m| {
