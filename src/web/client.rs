@@ -22,10 +22,12 @@ struct Client {
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
+/// A run's files, and the run inside them for files that hold several (`Options::part`).
+type RunFiles = (Vec<File>, Option<String>);
+
 thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
-    // Each run's files, and the run inside them for files that hold several (`Options::part`).
-    static FILES: RefCell<HashMap<u32, (Vec<File>, Option<String>)>> = RefCell::new(HashMap::new());
+    static FILES: RefCell<HashMap<u32, RunFiles>> = RefCell::new(HashMap::new());
     static NEXT_RUN: RefCell<u32> = const { RefCell::new(1) };
     static NEXT_COMPARE: RefCell<u32> = const { RefCell::new(0) };
     static STATE: RefCell<Option<AppState>> = const { RefCell::new(None) };
