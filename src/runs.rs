@@ -39,6 +39,10 @@ pub enum Grouping {
 pub struct FoundRun {
     pub name: String,
     pub files: Vec<usize>,
+    /// The run inside its files when they hold several (`formats::Part::select`), to be read
+    /// with `Options::part`; `None`: every item of the files.
+    #[serde(default)]
+    pub part: Option<String>,
 }
 
 /// What grouping found: the runs in a stable order, and the files set aside (index, reason).
@@ -76,24 +80,49 @@ fn count(n: usize, one: &str, many: &str) -> String {
 /// Groups the offered files into runs.
 pub fn find(files: &[Offered<'_>], how: Grouping) -> Found {
     let mut found = Found::default();
-    // Key → (name, files, whether every file is a HELM companion).
-    let mut runs: BTreeMap<String, (String, Vec<usize>, bool)> = BTreeMap::new();
+    // Key → (name, files, whether every file is a HELM companion, part).
+    let mut runs: BTreeMap<String, Entry> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
         let name = base(f.path);
         let Some(format) = formats::detect(name, f.head) else {
             found.ignored.push((i, formats::unknown_format(f.head)));
             continue;
         };
+        let parts = match how {
+            Grouping::Found => format.parts(f.path, f.head),
+            _ => Vec::new(),
+        };
+        // A file that holds several runs (promptfoo's provider × prompt, Evals API run ids)
+        // gives one run per part; parts of one key in several files are one run.
+        for part in parts.iter() {
+            let entry = runs.entry(format!("part:{}", part.key)).or_insert_with(|| {
+                (
+                    part.name.clone(),
+                    Vec::new(),
+                    false,
+                    Some(part.select.clone()),
+                )
+            });
+            if part.named {
+                entry.0 = part.name.clone();
+            }
+            entry.1.push(i);
+        }
+        if !parts.is_empty() {
+            continue;
+        }
         let (key, run) = match how {
             Grouping::OneRun => (String::new(), one_run_name(files)),
             Grouping::PerFile => (format!("{i:09}"), name.to_string()),
             Grouping::Found => key_of(format, f),
         };
-        let entry = runs.entry(key).or_insert_with(|| (run, Vec::new(), true));
+        let entry = runs
+            .entry(key)
+            .or_insert_with(|| (run, Vec::new(), true, None));
         entry.1.push(i);
         entry.2 &= format.name() == COMPANION;
     }
-    for (name, files, companions_only) in runs.into_values() {
+    for (name, files, companions_only, part) in runs.into_values() {
         if companions_only {
             // A HELM suite's own files (summary.json, runs.json, …) describe runs; none holds one.
             let why = "a HELM suite or run description: nothing to score in it";
@@ -101,7 +130,7 @@ pub fn find(files: &[Offered<'_>], how: Grouping) -> Found {
                 .ignored
                 .extend(files.into_iter().map(|i| (i, why.to_string())));
         } else {
-            found.runs.push(FoundRun { name, files });
+            found.runs.push(FoundRun { name, files, part });
         }
     }
     found.ignored.sort_by_key(|(i, _)| *i);
@@ -110,6 +139,9 @@ pub fn find(files: &[Offered<'_>], how: Grouping) -> Found {
     dedupe_names(&mut found.runs);
     found
 }
+
+/// A run being found: its name, files, whether every file is a HELM companion, and its part.
+type Entry = (String, Vec<usize>, bool, Option<String>);
 
 /// The grouping key and the run's name for one file under `Grouping::Found`.
 fn key_of(format: &dyn Format, f: &Offered<'_>) -> (String, String) {
@@ -272,7 +304,8 @@ mod tests {
             one.runs,
             [FoundRun {
                 name: "x".into(),
-                files: vec![0, 1]
+                files: vec![0, 1],
+                part: None,
             }]
         );
         let each = find(&offered(&files), Grouping::PerFile);

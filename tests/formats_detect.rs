@@ -57,6 +57,12 @@ const FIXTURES: &[(&str, &str)] = &[
     ("openai_evals/choice.jsonl", "openai-evals"),
     ("csv/choice.csv", "csv"),
     ("csv/mixed.tsv", "csv"),
+    ("promptfoo/results.json", "promptfoo"),
+    ("promptfoo/results.jsonl", "promptfoo"),
+    ("evals_api/run_a/output_items_page1.json", "evals-api"),
+    ("evals_api/run_a/run.json", "evals-api"),
+    ("evals_api/run_b/output_items.json", "evals-api"),
+    ("evals_api/jsonl/run_b_output_items.jsonl", "evals-api"),
 ];
 
 #[test]
@@ -87,7 +93,7 @@ fn detection_reads_content_not_names() {
     assert_eq!(detect("table.txt", csv).map(|f| f.name()), Some("csv"));
 }
 
-const OURS: [&str; 8] = [
+const OURS: [&str; 10] = [
     "lm-eval",
     "lm-eval-results",
     "helm-scenario-state",
@@ -96,7 +102,18 @@ const OURS: [&str; 8] = [
     "helm-run-file",
     "openai-evals",
     "csv",
+    "promptfoo",
+    "evals-api",
 ];
+
+#[test]
+fn an_openai_evals_log_is_not_an_evals_api_item() {
+    // Both have a `run_id`; only the API's output items say `"object": "eval.run.output_item"`.
+    let line = br#"{"run_id": "r1", "event_id": 0, "sample_id": "s.0", "type": "match", "data": {"correct": true}}"#;
+    assert_eq!(claims("events.jsonl", line), ["openai-evals"]);
+    let fixture = head("tests/fixtures/openai_evals/match.jsonl");
+    assert_eq!(claims("match.jsonl", &fixture), ["openai-evals"]);
+}
 
 #[test]
 fn near_misses_are_not_ours() {
@@ -145,6 +162,34 @@ fn near_misses_are_not_ours() {
         ("t.csv", b"prompt,response,gold\nhi,hello,x\n"),
         ("t.csv", b"id,prompt,response\n1,hi,hello\n"),
         ("x.csv", br#"{"id": "a", "gold": "b"}"#),
+        // A promptfoo config (prompts, providers, tests) and an eval id without results.
+        (
+            "promptfooconfig.json",
+            br#"{"prompts": ["p {{x}}"], "providers": ["echo"], "tests": [{"vars": {"x": 1}}]}"#,
+        ),
+        (
+            "eval.json",
+            br#"{"evalId": "eval-1", "config": {"prompts": []}}"#,
+        ),
+        // Result lines with `success` and a score but no promptIdx: another tool's rows.
+        (
+            "rows.jsonl",
+            br#"{"success": true, "score": 1, "testCase": {"vars": {}}, "provider": "p"}"#,
+        ),
+        // A page of runs (not of output items), an eval object, and an output item object
+        // without its datasource item.
+        (
+            "runs.json",
+            br#"{"object": "list", "data": [{"object": "eval.run", "id": "evalrun_1"}], "has_more": false}"#,
+        ),
+        (
+            "eval_object.json",
+            br#"{"object": "eval", "id": "eval_1", "data_source_config": {}, "testing_criteria": []}"#,
+        ),
+        (
+            "item.json",
+            br#"{"object": "eval.run.output_item", "id": "outputitem_1", "status": "pass"}"#,
+        ),
     ];
     for (name, bytes) in near {
         let mine: Vec<&str> = claims(name, bytes)
@@ -180,6 +225,8 @@ fn an_unknown_file_names_our_formats_in_users_words_and_its_keys() {
         "results files",
         "HELM run folders",
         "OpenAI evals logs",
+        "promptfoo results",
+        "OpenAI Evals API output items",
         "CSV or TSV tables",
     ] {
         assert!(reason.contains(words), "{words} missing from: {reason}");

@@ -297,6 +297,78 @@ fn openai_evals_record() {
 }
 
 #[test]
+fn promptfoo_results_lines() {
+    // Read without a chosen run, so every id carries its `[provider] prompt`.
+    check_one(
+        "promptfoo/results.jsonl",
+        4,
+        &[
+            (Some(2), "not valid JSON: expected ident"),
+            (Some(3), "expected a result object, found a list"),
+            (Some(4), "a result without a non-negative integer `testIdx`"),
+            (Some(5), "a result without a boolean `success`"),
+            (Some(6), "a result without a `provider`"),
+            (
+                Some(7),
+                "`score` is not a number: the test is scored, and left out of the mean score",
+            ),
+            (
+                Some(9),
+                "id `[echo] say 0` was already seen; this later item is skipped",
+            ),
+            (Some(11), "not valid JSON: EOF while parsing a value"),
+            (
+                None,
+                "1 result errored (promptfoo counts errors apart from failures): scored as wrong, with no answer",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn promptfoo_results_document() {
+    // Rows inside `results.results` are named by the document's own lines.
+    check_one(
+        "promptfoo/results.json",
+        2,
+        &[
+            (Some(5), "a result without a boolean `success`"),
+            (Some(6), "expected a result object, found a number"),
+        ],
+    );
+}
+
+#[test]
+fn evals_api_output_items() {
+    check_one(
+        "evals_api/output_items.jsonl",
+        4,
+        &[
+            (Some(2), "an output item without a string `run_id`"),
+            (Some(3), "an output item without an integer `datasource_item_id`"),
+            (Some(4), "an output item without a string `status`"),
+            (
+                Some(5),
+                "grader result 1 has no string `name` and boolean `passed`: left out of the grader figures",
+            ),
+            (
+                Some(7),
+                "not an output item (`object` is not eval.run.output_item)",
+            ),
+            (
+                Some(9),
+                "id `evalrun_1/0` was already seen; this later item is skipped",
+            ),
+            (Some(10), "not valid JSON: expected ident"),
+            (
+                None,
+                "1 sample errored (the API counts them apart from the failures): scored as wrong, with no answer",
+            ),
+        ],
+    );
+}
+
+#[test]
 fn csv_bom_crlf() {
     check_one(
         "csv/bom_crlf.tsv",

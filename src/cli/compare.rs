@@ -60,7 +60,7 @@ pub fn run(
                 return USAGE;
             }
         };
-        match scorelens::score_run(name, sources, opts) {
+        match scorelens::score_run(name, sources, &found.options(opts)) {
             Ok(r) => {
                 if !r.report.warnings.is_empty() {
                     say!(

@@ -38,7 +38,7 @@ pub fn run(runs: &[Run], opts: &Options, json: bool, layout: Layout) -> i32 {
 /// Scores one run; a run whose file does not open is not scored, and says why.
 fn score(run: &Run, opts: &Options) -> Outcome {
     let result = open(&run.files).and_then(|sources| {
-        score_sources(sources, opts)
+        score_sources(sources, &run.options(opts))
             .map(|f| f.report)
             .map_err(|e| match e {
                 Error::NoItems(_) => "no item could be scored".to_string(),

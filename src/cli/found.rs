@@ -5,7 +5,7 @@
 
 use scorelens::runs::{self, Grouping, Offered};
 use scorelens::session::zipped::{self, Listing};
-use scorelens::Source;
+use scorelens::{Options, Source};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -50,6 +50,18 @@ impl Place {
 pub struct Run {
     pub name: String,
     pub files: Vec<Place>,
+    /// The run inside files that hold several (`Options::part`).
+    pub part: Option<String>,
+}
+
+impl Run {
+    /// `opts` reading this run's part of its files.
+    pub fn options(&self, opts: &Options) -> Options {
+        Options {
+            part: self.part.clone(),
+            ..opts.clone()
+        }
+    }
 }
 
 /// What the named paths hold.
@@ -88,6 +100,19 @@ fn zip_listing(path: &Path) -> io::Result<Option<Result<Listing, String>>> {
 }
 
 /// True when `path` is read as a folder: a folder, or a zip of result files (not an Inspect log).
+/// Whether the file holds several runs, or names the one it holds (`Format::parts`): it is read
+/// as the runs it holds.
+pub fn has_parts(path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let shown = path.display().to_string();
+    let Ok((name, head)) = scorelens::session::peek(&shown, file) else {
+        return false;
+    };
+    scorelens::formats::detect(&name, &head).is_some_and(|f| !f.parts(&name, &head).is_empty())
+}
+
 pub fn is_folder(path: &Path) -> bool {
     path.is_dir()
         || matches!(
@@ -229,12 +254,13 @@ pub fn gather(paths: &[PathBuf], how: Grouping) -> io::Result<Gathered> {
             // A file named on the command line that is a run alone keeps the name it was given,
             // as `compare a.jsonl b.jsonl` always named its runs.
             let name = match r.files.as_slice() {
-                [i] if entries[*i].named => entries[*i].place.name(),
+                [i] if entries[*i].named && r.part.is_none() => entries[*i].place.name(),
                 _ => r.name,
             };
             Run {
                 name,
                 files: r.files.iter().map(|&i| entries[i].place.clone()).collect(),
+                part: r.part,
             }
         })
         .collect();

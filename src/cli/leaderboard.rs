@@ -161,7 +161,7 @@ pub fn run(
 /// Scores one run, keeping its sample for the paired bootstrap.
 fn score(s: &Found, opts: &Options) -> Result<Run, String> {
     let sources = super::open(&s.files)?;
-    let run = scorelens::score_run(&s.name, sources, opts).map_err(|e| match e {
+    let run = scorelens::score_run(&s.name, sources, &s.options(opts)).map_err(|e| match e {
         Error::NoItems(_) => "no item could be scored".to_string(),
         other => other.to_string(),
     })?;

@@ -327,7 +327,7 @@ fn score(files: &[PathBuf], how: Grouping, opts: Options, json: bool, layout: La
         return USAGE;
     }
     if let [one] = files {
-        if !found::is_folder(one) {
+        if !found::is_folder(one) && !found::has_parts(one) {
             return score_run(&[found::Place::File(one.clone())], &opts, json, layout);
         }
     }
@@ -345,7 +345,7 @@ fn score(files: &[PathBuf], how: Grouping, opts: Options, json: bool, layout: La
             INPUT_ERROR
         }
         // One run prints exactly what naming its files one by one prints.
-        [run] => score_run(&run.files, &opts, json, layout),
+        [run] => score_run(&run.files, &run.options(&opts), json, layout),
         runs => {
             say!("scorelens: {}", gathered.summary);
             folder::run(runs, &opts, json, layout)

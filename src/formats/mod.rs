@@ -9,6 +9,7 @@ pub mod canonical;
 pub mod cluster_field;
 pub mod csv;
 pub mod decision_bench;
+pub mod evals_api;
 pub mod helm;
 pub mod inspect;
 pub mod jevbench;
@@ -17,7 +18,9 @@ pub mod lines;
 pub mod lm_eval;
 pub mod non_finite;
 pub mod openai_evals;
+pub mod promptfoo;
 pub mod rewardbench;
+pub mod rows;
 pub mod shelf;
 pub mod unknown;
 
@@ -84,6 +87,10 @@ pub struct ReadOptions {
     /// field reads it into `Item::cluster` in place of the format's own cluster; a dotted name
     /// (`metadata.passage`) walks into objects when no key has the whole name.
     pub cluster_field: Option<std::sync::Arc<str>>,
+    /// For a file that holds several runs (`Format::parts`): read only the items of this part
+    /// (a `Part::select`); `None` reads every part, each item's id prefixed with its part so
+    /// that none collides.
+    pub part: Option<String>,
 }
 
 /// A format scorelens reads.
@@ -109,6 +116,25 @@ pub trait Format: Sync {
     }
     /// Called once after the last file of a run, to report what was left on the shelf unmatched.
     fn end_run(&self, _sink: &mut dyn Sink) {}
+    /// The runs a file holds when one file may hold several (promptfoo's provider × prompt, the
+    /// Evals API's run ids), as far as its first bytes tell; empty when the file is one run.
+    fn parts(&self, _path: &str, _head: &[u8]) -> Vec<Part> {
+        Vec::new()
+    }
+}
+
+/// One run inside a file that may hold several.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// Files whose parts share a key are one run (the pages of one Evals API run).
+    pub key: String,
+    /// How the run is called.
+    pub name: String,
+    /// Whether `name` is the tool's own name for the run (an Evals API run object's `name`),
+    /// which wins over a name made from ids.
+    pub named: bool,
+    /// What the reader is told to read (`ReadOptions::part`).
+    pub select: String,
 }
 
 /// Every format this build reads.
@@ -121,6 +147,8 @@ pub static FORMATS: &[&dyn Format] = &[
     &helm::STATS,
     &helm::COMPANION,
     &openai_evals::OpenAiEvals,
+    &promptfoo::Promptfoo,
+    &evals_api::EvalsApi,
     &csv::CsvTable,
     &jevbench::JevBench,
     &inspect::Inspect,

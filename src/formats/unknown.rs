@@ -9,7 +9,9 @@ use super::{first_keys, lines, HEAD};
 /// The formats scorelens reads, in the words of the tools' own documentation.
 pub const READS: &str = "scorelens reads lm-eval samples files (--log_samples) and results files, \
 Inspect logs (.eval or .json), HELM run folders, RewardBench results, JevBench and Decision Bench \
-files, OpenAI evals logs, CSV or TSV tables, and scorelens JSON Lines (docs/formats.md)";
+files, OpenAI evals logs, promptfoo results (eval -o results.json or .jsonl), OpenAI Evals API output \
+items (pages, arrays or JSON Lines) and run objects, CSV or TSV tables, and scorelens JSON Lines \
+(docs/formats.md)";
 
 /// What the first bytes of an unclaimed file look like.
 #[derive(Debug, Clone, PartialEq, Eq)]

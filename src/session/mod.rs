@@ -59,6 +59,9 @@ pub struct Options {
     /// where items have one. When given, the sample is kept and the report gains the clustered
     /// standard errors, the design effect and the planning figures (`intervals.clustered`).
     pub cluster: Option<ClusterBy>,
+    /// The run to read from files that hold several (`formats::Part::select`: a promptfoo
+    /// provider × prompt, an Evals API run id); `None` reads them all, ids prefixed by run.
+    pub part: Option<String>,
 }
 
 /// A finished run: the report and the per-item records kept on request.
@@ -86,6 +89,8 @@ pub struct Session {
     guard: Option<Guarded>,
     /// Warnings kept before the current file began.
     file_warnings: usize,
+    /// `Options::part`.
+    part: Option<String>,
 }
 
 /// A source pushed into the session as its bytes arrive (`Session::add`): the browser's
@@ -155,6 +160,7 @@ impl Session {
             bootstrap: opts.bootstrap,
             guard: None,
             file_warnings: 0,
+            part: opts.part.clone(),
         })
     }
 
@@ -270,6 +276,7 @@ impl Session {
             .map(Into::into);
         let read = formats::ReadOptions {
             cluster_field: field.clone(),
+            part: self.part.clone(),
         };
         self.reader = Some(f.reader_with(name, &read));
         state.no_cluster_field = field.is_some() && !f.reads_fields();

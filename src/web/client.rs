@@ -22,9 +22,12 @@ struct Client {
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
+/// A run's files, and the run inside them for files that hold several (`Options::part`).
+type RunFiles = (Vec<File>, Option<String>);
+
 thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
-    static FILES: RefCell<HashMap<u32, Vec<File>>> = RefCell::new(HashMap::new());
+    static FILES: RefCell<HashMap<u32, RunFiles>> = RefCell::new(HashMap::new());
     static NEXT_RUN: RefCell<u32> = const { RefCell::new(1) };
     static NEXT_COMPARE: RefCell<u32> = const { RefCell::new(0) };
     static STATE: RefCell<Option<AppState>> = const { RefCell::new(None) };
@@ -412,12 +415,13 @@ fn files_array(files: &[File]) -> js_sys::Array {
 }
 
 fn score(run: u32, profile: Option<String>, cluster: Option<String>) {
-    let files = FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default());
+    let (files, part) = FILES.with_borrow(|f| f.get(&run).cloned().unwrap_or_default());
     send(&ToWorker::Score {
         run,
         files: files_array(&files),
         profile,
         cluster,
+        part,
     });
 }
 
@@ -445,9 +449,9 @@ pub fn group(seq: u32, files: &[(File, String)], how: crate::runs::Grouping) {
 }
 
 /// Adds and scores one run per (name, files); the first is shown. Their ids.
-pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>)>) -> Vec<u32> {
+pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>, Option<String>)>) -> Vec<u32> {
     let mut ids = Vec::new();
-    for (label, files) in runs {
+    for (label, files, part) in runs {
         let id = next_id();
         let run = Run {
             id,
@@ -457,7 +461,7 @@ pub fn add_runs(state: AppState, runs: Vec<(String, Vec<File>)>) -> Vec<u32> {
             cluster: None,
             status: Status::Waiting,
         };
-        FILES.with_borrow_mut(|f| f.insert(id, files));
+        FILES.with_borrow_mut(|f| f.insert(id, (files, part)));
         state.runs.update(|runs| runs.push(run));
         score(id, None, None);
         ids.push(id);

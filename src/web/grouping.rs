@@ -68,7 +68,8 @@ pub fn grouped(
         .iter()
         .map(|r| {
             let of = r.files.iter().filter_map(|&i| files.get(i));
-            (r.name.clone(), of.map(|(f, _)| f.clone()).collect())
+            let files = of.map(|(f, _)| f.clone()).collect();
+            (r.name.clone(), files, r.part.clone())
         })
         .collect();
     let runs = client::add_runs(state, runs);

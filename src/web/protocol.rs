@@ -22,6 +22,8 @@ pub enum ToWorker {
         profile: Option<String>,
         /// The cluster rule (`ClusterBy::parse`'s names); `None` lets the file decide.
         cluster: Option<String>,
+        /// The run inside files that hold several (`Options::part`).
+        part: Option<String>,
     },
     /// Stop scoring the run at the next chunk.
     Cancel { run: u32 },

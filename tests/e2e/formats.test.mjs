@@ -90,3 +90,46 @@ test('the old lm-eval layout (0.4.0-0.4.2, one JSON array) with its results', as
   const { r } = await check([join(LM_OLD, '_sci_mc.jsonl'), join(LM_OLD, 'results.json')]);
   assert.match(r.files[0].version, /0\.4\.0/);
 });
+
+const PROMPTFOO = join(ROOT, 'tests/fixtures/promptfoo');
+const EVALS = join(ROOT, 'tests/fixtures/evals_api');
+
+/**
+ * Drops one file that holds several runs and checks each run's tab against the run of that name
+ * the CLI finds in it: every figure, the format lines and the tool's own figures.
+ */
+async function checkRuns(file) {
+  const ref = cli([file]);
+  assert.equal(ref.status, 0, ref.stderr);
+  assert.ok(ref.report.runs.length > 1, 'the file holds several runs');
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [file]);
+  // The grouping line is hidden for a single file, but says how many runs it found.
+  await page.waitForSelector('[data-testid=grouping]', { state: 'attached' });
+  assert.equal(await page.getAttribute('[data-testid=grouping]', 'data-runs'), String(ref.report.runs.length));
+  for (const { name, report: r } of ref.report.runs) {
+    await page.locator('.tab-name', { hasText: name }).click();
+    assert.ok(await settled(page), `a report for ${name}`);
+    await checkShown(page, r);
+    const shown = await shownFiles(page);
+    assert.deepEqual(shown.map((f) => f.mapping), r.files.map((f) => f.mapping), `${name}: the mapping`);
+    const reported = await shownReported(page);
+    assert.equal(diffJson(reported, r.reported.map((x) => ({ source: x.source, name: x.name, scope: x.scope, value: x.value }))), null,
+      `${name}: the figures promptfoo reported, and ours beside them, as the CLI has them`);
+  }
+  await t.done();
+}
+
+test('a promptfoo results file: one run per provider × prompt, each with the CLI figures', async () => {
+  await checkRuns(join(PROMPTFOO, 'results.json'));
+  await checkRuns(join(PROMPTFOO, 'results.jsonl'));
+});
+
+test('Evals API pages with their run object are one run, with the CLI figures', async () => {
+  const { r } = await check(['output_items_page1.json', 'output_items_page2.json', 'run.json'].map((f) => join(EVALS, 'run_a', f)));
+  assert.equal(r.files[0].format, 'evals-api');
+  assert.ok(r.reported.some((x) => x.source === 'OpenAI Evals API' && x.name === 'result_counts.passed'), 'the run\'s own counts are listed');
+  await check(['output_items.json', 'run.json'].map((f) => join(EVALS, 'run_b', f)));
+  await check([join(EVALS, 'jsonl', 'run_b_output_items.jsonl')]);
+});

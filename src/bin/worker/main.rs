@@ -183,12 +183,13 @@ mod worker {
                 files,
                 profile,
                 cluster,
+                part,
             } => {
                 let generation = bump(run);
                 let files: Vec<File> = files.iter().filter_map(|f| f.dyn_into().ok()).collect();
                 let live = Live::new(run);
                 wasm_bindgen_futures::spawn_local(async move {
-                    score(run, generation, files, profile, cluster).await;
+                    score(run, generation, files, profile, cluster, part).await;
                     drop(live);
                 });
             }
@@ -321,6 +322,7 @@ mod worker {
         files: Vec<File>,
         profile: Option<String>,
         cluster: Option<String>,
+        part: Option<String>,
     ) {
         let cluster = cluster.as_deref().and_then(ClusterBy::parse);
         // Bootstraps of other runs wait while this one reads.
@@ -343,6 +345,7 @@ mod worker {
             items: Some(DEFAULT_CAP),
             sample: sampled.then_some(MAX_ITEMS),
             cluster,
+            part,
             ..Options::default()
         };
         let mut session = match Session::new(&opts) {
