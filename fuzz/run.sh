@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 SECONDS_EACH=${1:-600}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(score canonical lm_eval helm openai_evals csv jevbench inspect decision_bench rewardbench)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(score canonical lm_eval helm openai_evals csv jevbench inspect decision_bench rewardbench zip compressed utf16 folder join html)
 mkdir -p logs
 if [ -z "${NO_BUILD:-}" ]; then
   # shellcheck disable=SC2086
