@@ -123,7 +123,10 @@ fuzz_target!(|data: &[u8]| {
     // A stream that cannot be decoded is an error either way; the reason may name another spot.
     assert_eq!(bytes.is_ok(), reader.is_ok(), "{bytes:?} {reader:?}");
     if clean {
-        assert_eq!(bytes, reader, "a file read whole and read in pieces scored differently");
+        assert_eq!(
+            bytes, reader,
+            "a file read whole and read in pieces scored differently"
+        );
     }
 
     // The worker's way: its own decoding, the decoded head for detection, then chunks.
@@ -137,7 +140,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut head = Vec::new();
-    if (&mut read).take(HEAD as u64).read_to_end(&mut head).is_err() {
+    if (&mut read)
+        .take(HEAD as u64)
+        .read_to_end(&mut head)
+        .is_err()
+    {
         return;
     }
     let mut feed = session.add(name, &head, None);
@@ -145,7 +152,11 @@ fuzz_target!(|data: &[u8]| {
     let mut chunk = Vec::new();
     loop {
         chunk.clear();
-        if (&mut read).take(size as u64).read_to_end(&mut chunk).is_err() {
+        if (&mut read)
+            .take(size as u64)
+            .read_to_end(&mut chunk)
+            .is_err()
+        {
             return;
         }
         if chunk.is_empty() || !feed.push(&chunk) {
@@ -154,5 +165,8 @@ fuzz_target!(|data: &[u8]| {
     }
     feed.end();
     let worker = show(session.finish());
-    assert_eq!(bytes, worker, "the worker's reading scored differently from the CLI's");
+    assert_eq!(
+        bytes, worker,
+        "the worker's reading scored differently from the CLI's"
+    );
 });

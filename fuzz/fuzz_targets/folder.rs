@@ -41,16 +41,30 @@ fuzz_target!(|data: &[u8]| {
     for r in &found.runs {
         assert!(!r.files.is_empty(), "run {} has no file", r.name);
         for &i in &r.files {
-            assert!(i < files.len() && seen.insert(i), "file {i} twice or unknown");
+            assert!(
+                i < files.len() && seen.insert(i),
+                "file {i} twice or unknown"
+            );
         }
     }
     for (i, _) in &found.ignored {
-        assert!(*i < files.len() && seen.insert(*i), "file {i} twice or unknown");
+        assert!(
+            *i < files.len() && seen.insert(*i),
+            "file {i} twice or unknown"
+        );
     }
-    assert_eq!(seen.len(), files.len(), "a file is in no run and not set aside");
+    assert_eq!(
+        seen.len(),
+        files.len(),
+        "a file is in no run and not set aside"
+    );
     let mut names = HashSet::new();
     for r in &found.runs {
-        assert!(names.insert(r.name.as_str()), "two runs are named {:?}", r.name);
+        assert!(
+            names.insert(r.name.as_str()),
+            "two runs are named {:?}",
+            r.name
+        );
     }
     match how {
         Grouping::OneRun => assert!(found.runs.len() <= 1),

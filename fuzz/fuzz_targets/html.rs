@@ -20,17 +20,58 @@ use scorelens::{compare, BootstrapOptions, Options};
 /// Every element the HTML export writes (`src/html`): anything else in its output came from a
 /// file.
 const ELEMENTS: &[&str] = &[
-    "html", "head", "meta", "title", "style", "body", "main", "footer", "article", "section",
-    "h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "b", "strong", "span", "div", "ul", "li",
-    "table", "caption", "col", "thead", "tbody", "tr", "th", "td", "figure", "figcaption", "svg",
-    "g", "rect", "line", "text", "path", "circle", "polyline",
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "main",
+    "footer",
+    "article",
+    "section",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "a",
+    "b",
+    "strong",
+    "span",
+    "div",
+    "ul",
+    "li",
+    "table",
+    "caption",
+    "col",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "figure",
+    "figcaption",
+    "svg",
+    "g",
+    "rect",
+    "line",
+    "text",
+    "path",
+    "circle",
+    "polyline",
 ];
 
 /// Panics when `html` holds markup the export does not write.
 fn check_html(html: &str, what: &str) {
     let lower = html.to_ascii_lowercase();
     for marker in ["<x-fuzz", "\"x-fuzz", "'x-fuzz"] {
-        assert!(!lower.contains(marker), "{what}: {marker} from a file is raw in the HTML");
+        assert!(
+            !lower.contains(marker),
+            "{what}: {marker} from a file is raw in the HTML"
+        );
     }
     for (at, _) in lower.match_indices('<') {
         let tag: String = lower[at + 1..]
@@ -70,7 +111,10 @@ fn csv_fields(csv: &str) -> Vec<String> {
 fn check_csv(csv: &str) {
     for f in csv_fields(csv) {
         let risky = f.len() > 1 && f.starts_with(['=', '+', '-', '@', '\t', '\r']);
-        assert!(!risky || f.parse::<f64>().is_ok(), "CSV field {f:?} runs as a formula");
+        assert!(
+            !risky || f.parse::<f64>().is_ok(),
+            "CSV field {f:?} runs as a formula"
+        );
     }
 }
 
@@ -101,7 +145,10 @@ fuzz_target!(|data: &[u8]| {
         if let Some(t) = tables(&l, &b.figure) {
             check_csv(&scorelens::table::csv(&t));
             let md = scorelens::table::markdown(&t).to_ascii_lowercase();
-            assert!(!md.contains("<x-fuzz"), "<x-fuzz from a file is raw in the Markdown");
+            assert!(
+                !md.contains("<x-fuzz"),
+                "<x-fuzz from a file is raw in the Markdown"
+            );
         }
     }
 });

@@ -35,7 +35,11 @@ fuzz_target!(|data: &[u8]| {
     // Drawn in ranges on every core, as the CLI draws, equals drawn at once.
     let at_once = leaderboard(&runs, &boot);
     let in_ranges = common::leaderboard(Joined::new(&runs), &boot);
-    assert_eq!(at_once.to_json(), in_ranges.to_json(), "drawing in ranges changed the board");
+    assert_eq!(
+        at_once.to_json(),
+        in_ranges.to_json(),
+        "drawing in ranges changed the board"
+    );
 
     let mut joined = Joined::with_subsets(&runs, usize::from(mode & 0x3f));
     if mode & 0x40 != 0 {
@@ -51,7 +55,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(l.runs.len(), n);
     assert_eq!(l.not_shared.len(), n);
     let fewest = runs.iter().map(|r| r.sample.len()).min().unwrap_or(0);
-    assert!(l.common as usize <= fewest, "{} shared of {fewest}", l.common);
+    assert!(
+        l.common as usize <= fewest,
+        "{} shared of {fewest}",
+        l.common
+    );
     for b in l.figures.iter().chain(&l.subsets) {
         assert_eq!(b.standings.len(), n, "{} does not rank every run", b.figure);
         assert_eq!(b.pairs.len(), n * (n - 1) / 2, "{} lacks a pair", b.figure);

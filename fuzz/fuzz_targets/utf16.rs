@@ -73,14 +73,20 @@ fuzz_target!(|data: &[u8]| {
     let whole = show(score_sources([Source::bytes(name, &file)], &opts));
     let short = Short { bytes: &file, size };
     let pieces = show(score_sources([Source::reader(name, None, short)], &opts));
-    assert_eq!(whole, pieces, "read whole and read in pieces scored differently");
+    assert_eq!(
+        whole, pieces,
+        "read whole and read in pieces scored differently"
+    );
 
     if bom && !raw && !lone {
         let utf8 = show(score_sources(
             [Source::reader(name, None, text.as_bytes())],
             &opts,
         ));
-        assert_eq!(whole, utf8, "UTF-16 scored otherwise than the UTF-8 it holds");
+        assert_eq!(
+            whole, utf8,
+            "UTF-16 scored otherwise than the UTF-8 it holds"
+        );
     }
 
     // The worker's way: decoded, the decoded head for detection, then chunks.
@@ -91,7 +97,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut head = Vec::new();
-    if (&mut read).take(HEAD as u64).read_to_end(&mut head).is_err() {
+    if (&mut read)
+        .take(HEAD as u64)
+        .read_to_end(&mut head)
+        .is_err()
+    {
         return;
     }
     let mut feed = session.add(name, &head, None);
@@ -99,7 +109,11 @@ fuzz_target!(|data: &[u8]| {
     let mut chunk = Vec::new();
     loop {
         chunk.clear();
-        if (&mut read).take(size as u64).read_to_end(&mut chunk).is_err() {
+        if (&mut read)
+            .take(size as u64)
+            .read_to_end(&mut chunk)
+            .is_err()
+        {
             return;
         }
         if chunk.is_empty() || !feed.push(&chunk) {
@@ -108,5 +122,8 @@ fuzz_target!(|data: &[u8]| {
     }
     feed.end();
     let worker = show(session.finish());
-    assert_eq!(whole, worker, "the worker's reading scored differently from the CLI's");
+    assert_eq!(
+        whole, worker,
+        "the worker's reading scored differently from the CLI's"
+    );
 });

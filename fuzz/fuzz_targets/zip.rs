@@ -23,8 +23,8 @@ const MAX_ENTRIES: usize = 200;
 /// The files zipped into one archive, stored (the reader's DEFLATE and zstd come from the seeds).
 fn zip_of(files: &[(String, &[u8])]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored);
+    let opts =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     for (name, bytes) in files {
         if w.start_file(name.as_str(), opts).is_err() || w.write_all(bytes).is_err() {
             return Vec::new();
@@ -50,7 +50,11 @@ fuzz_target!(|data: &[u8]| {
         built = zip_of(&common::paths(rest));
         &built[..]
     };
-    let name = if mode & 2 == 0 { "results.zip" } else { "log.eval" };
+    let name = if mode & 2 == 0 {
+        "results.zip"
+    } else {
+        "log.eval"
+    };
     let how = [Grouping::Found, Grouping::OneRun, Grouping::PerFile][usize::from(mode >> 2) % 3];
     let opts = Options {
         items: Some(1000),
