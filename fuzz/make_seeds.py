@@ -118,7 +118,8 @@ def marked(lines, k):
         if "scorelens" in doc:
             doc["model"] = ["<x-fuzz>m</x-fuzz>", "\"x-fuzz=1 m", "=HYPERLINK(\"x\")", "'x-fuzz m"][k % 4]
         else:
-            doc["id"] = [doc["id"], "<x-fuzz " + doc["id"], "'x-fuzz" + doc["id"], "@" + doc["id"]][i % 4]
+            # By the id itself, so that runs of the same items still share their ids.
+            doc["id"] = [doc["id"], "<x-fuzz " + doc["id"], "'x-fuzz" + doc["id"], "@" + doc["id"]][sum(doc["id"].encode()) % 4]
             doc["group"] = ["<x-fuzz>", "<img src=x onerror=alert(1)>", "\"x-fuzz", "=1+1", "-x-fuzz"][(i + k) % 5]
         out.append(json.dumps(doc).encode())
     return b"\n".join(out) + b"\n"

@@ -193,20 +193,39 @@ pub fn paths(data: &[u8]) -> Vec<(String, &[u8])> {
         .collect()
 }
 
-/// Up to four runs from `data` (parts separated by `RUN_SEP`, each a run of files in `split`'s
-/// file layout), each scored as `scorelens::score_run` scores it, the sample kept; runs that
-/// cannot be scored are left out, as the CLI leaves them out of a leaderboard.
+/// Up to four runs from `data` (parts separated by `RUN_SEP`, each a run of files in `paths`'
+/// layout), each scored as `scorelens::score_run` scores it, the sample kept, and named as the
+/// CLI names a run its files make (`runs::find`: the model in a header, a folder, a file name),
+/// so that names from the files reach the tables and exports; a name already taken gets its
+/// number. Runs that cannot be scored are left out, as the CLI leaves them out of a leaderboard.
 pub fn runs_of(data: &[u8], opts: &Options) -> Vec<scorelens::Run> {
+    let mut taken = std::collections::HashSet::new();
     parts(data, RUN_SEP)
         .into_iter()
         .take(4)
         .enumerate()
         .filter_map(|(k, run)| {
             let files = paths(run);
+            let offered: Vec<scorelens::runs::Offered> = files
+                .iter()
+                .map(|(path, bytes)| scorelens::runs::Offered {
+                    path,
+                    head: &bytes[..bytes.len().min(HEAD)],
+                })
+                .collect();
+            let found = scorelens::runs::find(&offered, scorelens::runs::Grouping::Found);
+            let mut name = found
+                .runs
+                .first()
+                .map_or_else(|| format!("run-{}", k + 1), |r| r.name.clone());
+            if !taken.insert(name.clone()) {
+                name = format!("{name} ({})", k + 1);
+                taken.insert(name.clone());
+            }
             let sources = files
                 .iter()
                 .map(|(path, bytes)| scorelens::Source::bytes(path.as_str(), bytes));
-            scorelens::score_run(&format!("run-{}", k + 1), sources, opts).ok()
+            scorelens::score_run(&name, sources, opts).ok()
         })
         .collect()
 }
