@@ -14,8 +14,18 @@ rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup com
 rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
 rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
 
-# Crates, fetched once so that later builds can run offline (Trunk passes --offline to cargo).
+# Crates, fetched once so that later builds can run offline (Trunk passes --offline to cargo);
+# the fuzz crate's too, since `make test` compiles its targets.
 cargo fetch --locked >/dev/null
+cargo fetch --locked --manifest-path fuzz/Cargo.toml >/dev/null
+
+# A C++ compiler: libfuzzer-sys builds libFuzzer's sources when the fuzz targets compile.
+if ! command -v c++ >/dev/null; then
+  log "installing g++ from Debian (the fuzz targets link libFuzzer)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq g++ >/dev/null
+fi
 
 # wasm-bindgen-cli must equal the wasm-bindgen in Cargo.lock, or Trunk tries GitHub and fails.
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)

@@ -9,7 +9,7 @@
 
 use crate::formats::{self, Format};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The format of HELM's files that describe a run or a suite and hold nothing to score.
 const COMPANION: &str = "helm-run-file";
@@ -194,15 +194,25 @@ fn tool_name(format: &str) -> &'static str {
     }
 }
 
-/// Two runs may end with one name (`a/model` and `b/model`): the later ones get " (2)", " (3)".
+/// Two runs may end with one name (`a/model` and `b/model`): the later ones get " (2)", " (3)",
+/// skipping any such name a run already has or was given (a folder may itself be called
+/// `model (2)`), so that every run's name is its own.
 fn dedupe_names(runs: &mut [FoundRun]) {
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let own: BTreeSet<String> = runs.iter().map(|r| r.name.clone()).collect();
+    let mut given: BTreeSet<String> = BTreeSet::new();
+    let mut tried: BTreeMap<String, usize> = BTreeMap::new();
     for r in runs.iter_mut() {
-        let n = seen.entry(r.name.clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            r.name = format!("{} ({n})", r.name);
+        if given.contains(&r.name) {
+            let n = tried.entry(r.name.clone()).or_insert(1);
+            r.name = loop {
+                *n += 1;
+                let name = format!("{} ({n})", r.name);
+                if !given.contains(&name) && !own.contains(&name) {
+                    break name;
+                }
+            };
         }
+        given.insert(r.name.clone());
     }
 }
 

@@ -161,3 +161,29 @@ fn a_real_helm_suite_sets_its_own_summaries_aside() {
         .iter()
         .any(|(_, why)| why == "a HELM suite or run description: nothing to score in it"));
 }
+
+#[test]
+fn a_folder_named_as_a_renamed_run_keeps_its_name_and_the_rename_moves_on() {
+    // `model-a/` (lm-eval) and a scorelens file of model `model-a` both make a run `model-a`;
+    // the second became `model-a (2)`, the very name of the folder `model-a/model-a (2)/`, and
+    // a leaderboard refuses two runs of one name.
+    let lm = std::fs::read(
+        "tests/fixtures/lm_eval/v0.4.13/samples_sci_mc_2026-11-29T20-46-19.400381.jsonl",
+    )
+    .unwrap();
+    let lm = &lm[..lm.len().min(HEAD)];
+    let header = br#"{"scorelens": 1, "model": "model-a"}
+{"id": "q1", "type": "choice", "options": ["A", "B"], "gold": "A", "probs": {"A": 0.9, "B": 0.1}}
+"#;
+    let sample = "samples_sci_mc_2026-11-29T20-46-19.400381.jsonl";
+    let files = vec![
+        (format!("out/model-a/{sample}"), lm.to_vec()),
+        ("out/predictions.jsonl".to_string(), header.to_vec()),
+        (format!("out/model-a/model-a (2)/{sample}"), lm.to_vec()),
+    ];
+    let f = found(&files, Grouping::Found);
+    let names: Vec<&str> = f.runs.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["model-a", "model-a (3)", "model-a (2)"]);
+    let files_of: Vec<&[usize]> = f.runs.iter().map(|r| r.files.as_slice()).collect();
+    assert_eq!(files_of, [&[0][..], &[1], &[2]]);
+}

@@ -144,3 +144,106 @@ pub fn run(data: &[u8], formats: &[&'static dyn Format]) {
         }
     }
 }
+
+/// Separates the runs of one input (`runs_of`), for the targets that take several runs.
+pub const RUN_SEP: &[u8] = b"\n==8<==\n";
+
+/// Folders a file of a dropped folder may sit in: none, a model's, a HELM run's, nested, hidden,
+/// macOS's resource forks, names with spaces and markup (grouping names runs after folders).
+pub const FOLDERS: &[&str] = &[
+    "",
+    "model-a/",
+    "model-b/",
+    "benchmark_output/runs/v1/mmlu:subject=anatomy,model=org_m/",
+    "benchmark_output/runs/v1/mmlu:subject=anatomy,model=org_n/",
+    "org__model/",
+    "eval-set/",
+    "eval-set-scores/",
+    "a/b/c/",
+    ".hidden/",
+    "__MACOSX/",
+    "<x-fuzz> run/",
+    "model-a/model-a (2)/",
+];
+
+/// `data` cut at every `sep`.
+pub fn parts<'a>(data: &'a [u8], sep: &[u8]) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    let mut rest = data;
+    while let Some(at) = find(rest, sep) {
+        out.push(&rest[..at]);
+        rest = &rest[at + sep.len()..];
+    }
+    out.push(rest);
+    out
+}
+
+/// A folder's files from `data`: parts separated by `SEP`, each opening with one byte that picks
+/// its folder and one that picks its name (a name may carry `.gz`, picked by the top bit).
+pub fn paths(data: &[u8]) -> Vec<(String, &[u8])> {
+    parts(data, SEP)
+        .into_iter()
+        .filter(|p| p.len() >= 2)
+        .map(|p| {
+            let folder = FOLDERS[usize::from(p[0]) % FOLDERS.len()];
+            let name = NAMES[usize::from(p[1] & 0x7f) % NAMES.len()];
+            let gz = if p[1] & 0x80 != 0 { ".gz" } else { "" };
+            (format!("{folder}{name}{gz}"), &p[2..])
+        })
+        .collect()
+}
+
+/// Up to four runs from `data` (parts separated by `RUN_SEP`, each a run of files in `paths`'
+/// layout), each scored as `scorelens::score_run` scores it, the sample kept, and named as the
+/// CLI names a run its files make (`runs::find`: the model in a header, a folder, a file name),
+/// so that names from the files reach the tables and exports; a name already taken gets its
+/// number. Runs that cannot be scored are left out, as the CLI leaves them out of a leaderboard.
+pub fn runs_of(data: &[u8], opts: &Options) -> Vec<scorelens::Run> {
+    let mut taken = std::collections::HashSet::new();
+    parts(data, RUN_SEP)
+        .into_iter()
+        .take(4)
+        .enumerate()
+        .filter_map(|(k, run)| {
+            let files = paths(run);
+            let offered: Vec<scorelens::runs::Offered> = files
+                .iter()
+                .map(|(path, bytes)| scorelens::runs::Offered {
+                    path,
+                    head: &bytes[..bytes.len().min(HEAD)],
+                })
+                .collect();
+            let found = scorelens::runs::find(&offered, scorelens::runs::Grouping::Found);
+            let mut name = found
+                .runs
+                .first()
+                .map_or_else(|| format!("run-{}", k + 1), |r| r.name.clone());
+            if !taken.insert(name.clone()) {
+                name = format!("{name} ({})", k + 1);
+                taken.insert(name.clone());
+            }
+            let sources = files
+                .iter()
+                .map(|(path, bytes)| scorelens::Source::bytes(path.as_str(), bytes));
+            scorelens::score_run(&name, sources, opts).ok()
+        })
+        .collect()
+}
+
+/// The leaderboard of `runs` as `scorelens leaderboard` makes it: resamples drawn on every core
+/// in ranges, handed back in resample order.
+pub fn leaderboard(
+    joined: scorelens::leaderboard::Joined,
+    boot: &scorelens::BootstrapOptions,
+) -> scorelens::leaderboard::Leaderboard {
+    scorelens::leaderboard::leaderboard_of(joined, boot, |j, b| {
+        let parts = scorelens::session::spread(b.resamples, |r| {
+            let mut parts = Vec::new();
+            for start in r.clone().step_by(8) {
+                parts.push(j.draws(b, start..(start + 8).min(r.end)));
+            }
+            parts
+        });
+        parts.into_iter().flatten().collect()
+    })
+}
