@@ -103,6 +103,11 @@ fn zip_listing(path: &Path) -> io::Result<Option<Result<Listing, String>>> {
 /// Whether the file holds several runs, or names the one it holds (`Format::parts`): it is read
 /// as the runs it holds.
 pub fn has_parts(path: &Path) -> bool {
+    // A pipe or a device is read as one run: peeking at its first bytes here would take them
+    // from the session that reads it next (and a pipe's writer may be gone by then).
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };
