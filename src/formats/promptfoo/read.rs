@@ -164,7 +164,6 @@ impl Reader for PromptfooReader {
         let mut file = FileState {
             file: &self.file,
             part: self.part.as_deref(),
-            items: 0,
             errored: 0,
             other_parts: 0,
         };
@@ -231,7 +230,6 @@ fn document(body: &[u8], file: &mut FileState, sink: &mut dyn Sink) -> String {
 struct FileState<'a> {
     file: &'a str,
     part: Option<&'a str>,
-    items: u64,
     errored: u64,
     other_parts: u64,
 }
@@ -268,7 +266,6 @@ impl FileState<'_> {
         let shelf = sink.shelf().get::<Tally>();
         shelf.selected = self.part.is_some();
         shelf.add(&row);
-        self.items += 1;
         self.errored += u64::from(row.errored);
         let id = match self.part {
             Some(_) => row.test.to_string(),
@@ -373,6 +370,5 @@ impl FileState<'_> {
             let why = format!("{} {what} errored (promptfoo counts errors apart from failures): scored as wrong, with no answer", self.errored);
             sink.warn(Warning::new(self.file, None, why));
         }
-        let _ = self.items;
     }
 }
