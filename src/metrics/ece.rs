@@ -38,6 +38,17 @@ pub struct BinReport {
     pub cp_hi: Option<f64>,
 }
 
+impl super::flat::Sums for EqualWidth {
+    fn visit(&mut self, f: &mut dyn FnMut(super::flat::Slot<'_>)) {
+        use super::flat::Slot;
+        for b in &mut self.bins {
+            f(Slot::Count(&mut b.count));
+            f(Slot::Sum(&mut b.confidence));
+            f(Slot::Sum(&mut b.correct));
+        }
+    }
+}
+
 /// The bin of a confidence: min(floor(confidence * 10), 9).
 pub fn bin_of(confidence: f64) -> usize {
     // Truncation is floor for the non-negative values left after `max` (and cheaper: no libm call).

@@ -248,10 +248,6 @@ pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
 /// the value at an expanded position is found by bisection: no pass over the items per resample.
 pub fn ece_prefix(values: &[f64], prefix: impl Fn(usize) -> (u64, f64, u64)) -> Option<f64> {
     let len = values.len();
-    let n = prefix(len).0;
-    if n == 0 {
-        return None;
-    }
     // The value at expanded position `pos`: the first j whose copies reach past it.
     let value_at = |pos: u64| -> Option<f64> {
         let (mut lo, mut hi) = (0usize, len);
@@ -265,6 +261,22 @@ pub fn ece_prefix(values: &[f64], prefix: impl Fn(usize) -> (u64, f64, u64)) -> 
         }
         values.get(lo).copied()
     };
+    ece_prefix_with(values, value_at, &prefix)
+}
+
+/// `ece_prefix` with the caller finding the value at an expanded position (`value_at(pos)`: the
+/// value of the first j whose running count passes `pos`, `None` past the end), for running sums
+/// kept only at some places and the rest recomputed from them.
+pub fn ece_prefix_with(
+    values: &[f64],
+    value_at: impl Fn(u64) -> Option<f64>,
+    prefix: impl Fn(usize) -> (u64, f64, u64),
+) -> Option<f64> {
+    let len = values.len();
+    let n = prefix(len).0;
+    if n == 0 {
+        return None;
+    }
     let pairs = chunk_ends(n)
         .into_iter()
         .map(|end| {

@@ -6,6 +6,7 @@
 //! TVD is measured against a one-hot gold.
 
 use super::ece::EqualWidth;
+use super::flat::{Slot, Sums};
 use super::ic_calibration::CalibrationScope;
 use super::ic_figures::{IcFigures, ScopeFigures, Scopes, Types};
 use super::ic_types::{choice_c, type_part, TypePart, TypeState};
@@ -141,6 +142,21 @@ impl ScopeState {
             pooled_ece,
             pooled_items: self.pooled.as_ref().map_or(0, EqualWidth::count),
         })
+    }
+}
+
+impl Sums for ScopeState {
+    fn visit(&mut self, f: &mut dyn FnMut(Slot<'_>)) {
+        self.types.visit(f);
+        self.pooled.visit(f);
+    }
+}
+
+impl Sums for IcAccumulator {
+    fn visit(&mut self, f: &mut dyn FnMut(Slot<'_>)) {
+        self.overall.visit(f);
+        self.text.visit(f);
+        self.image.visit(f);
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::calibration::brier;
 use super::ece::EqualWidth;
+use super::flat::{Slot, Sums};
 use super::tvd_rps::{one_hot, rps, tvd};
 use crate::items::{argmax, Mode, OptionItem, OptionKind};
 
@@ -184,6 +185,26 @@ pub struct CalibrationSummary {
     pub brier: Option<f64>,
     pub nll: Option<f64>,
     pub prob_items: u64,
+}
+
+impl Sums for EceTvd {
+    fn visit(&mut self, f: &mut dyn FnMut(Slot<'_>)) {
+        f(Slot::Count(&mut self.items));
+        self.ece.visit(f);
+        f(Slot::Sum(&mut self.tvd_sum));
+        f(Slot::Count(&mut self.tvd_items));
+    }
+}
+
+impl Sums for TypeCalibration {
+    fn visit(&mut self, f: &mut dyn FnMut(Slot<'_>)) {
+        self.all.visit(f);
+        self.hard.visit(f);
+        f(Slot::Count(&mut self.prob_items));
+        f(Slot::Sum(&mut self.brier_sum));
+        f(Slot::Sum(&mut self.nll_sum));
+        f(Slot::Sum(&mut self.rps_sum));
+    }
 }
 
 impl TypeCalibration {

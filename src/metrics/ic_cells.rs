@@ -64,6 +64,15 @@ impl Cell {
     }
 }
 
+impl super::flat::Sums for Cell {
+    fn visit(&mut self, f: &mut dyn FnMut(super::flat::Slot<'_>)) {
+        use super::flat::Slot;
+        f(Slot::Count(&mut self.items));
+        f(Slot::Sum(&mut self.hits));
+        f(Slot::Sum(&mut self.chance));
+    }
+}
+
 /// sum_t w_t CC_t / sum_t w_t over the tiers that have items, in tier order.
 pub fn weighted_cc(cells: &[Cell; TIERS], kind: OptionKind) -> Option<f64> {
     let (mut sum, mut weight) = (0.0, 0.0);

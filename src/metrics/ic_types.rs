@@ -237,6 +237,19 @@ impl TypeState {
     }
 }
 
+impl super::flat::Sums for TypeState {
+    fn visit(&mut self, f: &mut dyn FnMut(super::flat::Slot<'_>)) {
+        use super::flat::Slot;
+        for row in &mut self.cells {
+            row.visit(f);
+        }
+        f(Slot::Count(&mut self.items));
+        f(Slot::Count(&mut self.invalid));
+        f(Slot::Count(&mut self.abstained));
+        self.calibration.visit(f);
+    }
+}
+
 /// The Choice calibration part: the mean of ece_score(E) and 100 (1 - TVD), or the ECE term alone
 /// without a TVD.
 pub fn choice_c(ece: f64, tvd: Option<f64>) -> f64 {

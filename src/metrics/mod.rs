@@ -16,6 +16,7 @@ pub mod clustered;
 pub mod ece;
 pub mod ece_em;
 pub mod exact_sum;
+pub mod flat;
 pub mod groups;
 pub mod ic;
 pub mod ic_calibration;

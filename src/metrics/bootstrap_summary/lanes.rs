@@ -3,22 +3,22 @@
 //! mode over the calibration parts in ascending confidence that keeps running sums of the
 //! weights, weighted confidences and weighted correct answers. Both ECEs are then read off those
 //! prefix sums (the equal-width bins are fixed runs of the sorted order; the equal-mass ones are
-//! found by bisection, `ece_prefix`), so no figure costs a pass per resample.
+//! found by bisection, `ece_prefix_with`), so no figure costs a pass per resample. The running sums
+//! are kept every `STEP` parts and recomputed in between.
 //!
 //! The same figures as `figures` lane by lane, up to the order of the sums (a test holds them to
 //! 1e-12).
 
 use super::{SummaryReplay, Track};
-use crate::metrics::ece_em::ece_prefix;
+use crate::metrics::ece_em::ece_prefix_with;
 use crate::metrics::lanes::{add, add_scaled, lanes, Lanes, Weights, LANES};
 use std::cell::RefCell;
 
 const ZERO: Lanes = [0.0; LANES];
 
 thread_local! {
-    /// The running sums of one mode (weights, confidences, correct), reused between calls: a
-    /// fresh buffer of this size per call would be a fresh mapping, page faults and all.
-    static PREFIX: RefCell<Vec<[Lanes; 3]>> = const { RefCell::new(Vec::new()) };
+    /// The kept running sums of one mode (weights, confidences, correct), reused between calls.
+    static MARKS: RefCell<Vec<[Lanes; 3]>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Per group: items, credit, normalized items and normalized sum.
@@ -114,18 +114,25 @@ impl SummaryReplay {
     }
 }
 
+/// Parts between two kept running sums: a lane's sums anywhere else are recomputed from the kept
+/// one before it, in the same order, so they are the bits a sum kept at every part would have.
+/// Keeping them all was a store of 192 bytes a part, most of a mode's time.
+const STEP: usize = 16;
+
 /// One mode's ECE, equal-mass ECE, Brier, EPA and NLL, lane by lane.
 #[inline(always)]
 fn mode(t: &Track, w: &[Weights]) -> [[Option<f64>; 5]; LANES] {
     // Taken out of its cell and put back, rather than borrowed in a closure: the loop must be
     // inlined into `lanes_avx2`.
-    let mut prefix = PREFIX.take();
-    prefix.clear();
-    prefix.reserve(t.parts.len() + 1);
+    let mut marks = MARKS.take();
+    marks.clear();
+    marks.reserve(t.parts.len() / STEP + 1);
     let mut run = [ZERO; 3];
-    prefix.push(run);
     let (mut brier, mut epa, mut nll) = (ZERO, ZERO, ZERO);
-    for (i, p) in &t.parts {
+    for (j, (i, p)) in t.parts.iter().enumerate() {
+        if j % STEP == 0 {
+            marks.push(run);
+        }
         let wi = &w.get(*i as usize).map_or(ZERO, lanes);
         add(&mut run[0], wi);
         add_scaled(&mut run[1], wi, p.confidence);
@@ -135,30 +142,103 @@ fn mode(t: &Track, w: &[Weights]) -> [[Option<f64>; 5]; LANES] {
         add_scaled(&mut brier, wi, p.brier);
         add_scaled(&mut epa, wi, p.epa);
         add_scaled(&mut nll, wi, p.nll);
-        prefix.push(run);
     }
-    let at = |j: usize, k: usize| -> (f64, f64, f64) {
-        prefix
-            .get(j)
-            .map_or((0.0, 0.0, 0.0), |p| (p[0][k], p[1][k], p[2][k]))
-    };
     let mut lanes = [[None; 5]; LANES];
     for (k, lane) in lanes.iter_mut().enumerate() {
+        let sums = Running {
+            t,
+            w,
+            marks: &marks,
+            total: (run[0][k], run[1][k], run[2][k]),
+            k,
+        };
         let n = run[0][k];
         let mean = |x: f64| (n > 0.0).then(|| x / n);
         *lane = [
-            width_ece(t, n, |j| at(j, k)),
-            ece_prefix(&t.values, |j| {
-                let (c, v, y) = at(j, k);
-                (c as u64, v, y as u64)
-            }),
+            width_ece(t, n, |j| sums.at(j)),
+            ece_prefix_with(
+                &t.values,
+                |pos| sums.value_at(pos),
+                |j| {
+                    let (c, v, y) = sums.at(j);
+                    (c as u64, v, y as u64)
+                },
+            ),
             mean(brier[k]),
             mean(epa[k]),
             mean(nll[k]),
         ];
     }
-    PREFIX.set(prefix);
+    MARKS.set(marks);
     lanes
+}
+
+/// Lane `k`'s running sums (weights, weighted confidences, weighted correct answers) over a
+/// mode's parts in ascending confidence, from those kept every `STEP` parts.
+struct Running<'a> {
+    t: &'a Track,
+    w: &'a [Weights],
+    /// The lanes' sums before parts 0, STEP, 2·STEP, ...
+    marks: &'a [[Lanes; 3]],
+    /// Lane k's sums over every part.
+    total: (f64, f64, f64),
+    k: usize,
+}
+
+impl Running<'_> {
+    /// Part j's weight in this lane.
+    fn weight(&self, j: usize) -> f64 {
+        self.t
+            .parts
+            .get(j)
+            .and_then(|(i, _)| self.w.get(*i as usize))
+            .map_or(0.0, |w| f64::from(w[self.k]))
+    }
+
+    /// The sums kept before part `c · STEP`.
+    fn mark(&self, c: usize) -> (f64, f64, f64) {
+        self.marks.get(c).map_or((0.0, 0.0, 0.0), |m| {
+            (m[0][self.k], m[1][self.k], m[2][self.k])
+        })
+    }
+
+    /// The sums over the first `j` parts, added as the lanes add them.
+    fn at(&self, j: usize) -> (f64, f64, f64) {
+        let len = self.t.parts.len();
+        if j >= len {
+            return self.total;
+        }
+        let c = j / STEP;
+        let mut s = self.mark(c);
+        for at in c * STEP..j {
+            let w = self.weight(at);
+            s.0 += w;
+            if let Some((_, p)) = self.t.parts.get(at) {
+                s.1 += w * p.confidence;
+                if p.correct {
+                    s.2 += w;
+                }
+            }
+        }
+        s
+    }
+
+    /// The value of the first part whose running weight passes `pos`; `None` past the end.
+    fn value_at(&self, pos: u64) -> Option<f64> {
+        let pos = pos as f64;
+        let c = self
+            .marks
+            .partition_point(|m| m[0][self.k] <= pos)
+            .saturating_sub(1);
+        let mut count = self.mark(c).0;
+        for j in c * STEP..self.t.parts.len() {
+            count += self.weight(j);
+            if count > pos {
+                return self.t.values.get(j).copied();
+            }
+        }
+        None
+    }
 }
 
 /// `EqualWidth::ece` from the prefix sums at the bins' fixed places in the sorted order.
