@@ -244,7 +244,7 @@ proptest! {
     #[test]
     fn lanes_give_the_figures_of_each_resample(
         (groups, answers) in runs(),
-        weights in prop::collection::vec(prop::array::uniform8(0u16..4), 30),
+        weights in prop::collection::vec(prop::array::uniform16(0u16..4), 30),
     ) {
         use scorelens::metrics::bootstrap::LaneBuf;
         use scorelens::metrics::lanes::LANES;

@@ -5,7 +5,7 @@ use super::pairs::{adjust, own_interval, pair, Test};
 use super::rank::{competition, Better, RankCounts};
 use super::{Board, Standing};
 use crate::metrics::mcnemar::McNemar;
-use crate::metrics::paired_z::{se, Design, Influence, Scratch};
+use crate::metrics::paired_z::{Design, Influence, Layout};
 
 /// The figure every run has whose `metrics.accuracy` pairs McNemar's test decides.
 const ACCURACY: &str = "metrics.accuracy";
@@ -17,6 +17,8 @@ struct Context<'a, 'r> {
     values: &'a [f64],
     point: Vec<f64>,
     resamples: usize,
+    /// Every shared item laid out for the pairs' standard errors (a subset lays out its own).
+    layout: Layout,
     design: Design<'a>,
     credits: Vec<Vec<f64>>,
     /// Each subset's shared items.
@@ -41,12 +43,14 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
             list.push(s as u32);
         }
     }
+    let design = Design::new(&j.unit_of, &j.strata);
     let cx = Context {
         j,
         values,
         point: j.point(),
         resamples: values.len().checked_div(cols * n).unwrap_or(0),
-        design: Design::new(&j.unit_of, &j.strata),
+        layout: Layout::new(&design, None),
+        design,
         credits: (0..n).map(|r| j.credits(r)).collect(),
         members,
     };
@@ -161,6 +165,8 @@ fn column(cx: &Context, k: usize) -> Column {
     let items = subset
         .and_then(|g| cx.members.get(g as usize))
         .map(Vec::as_slice);
+    let own_layout = items.map(|list| Layout::new(&cx.design, Some(list)));
+    let layout = own_layout.as_ref().unwrap_or(&cx.layout);
     let influence: Option<Vec<Influence>> = match subset {
         Some(g) => cx
             .credits
@@ -178,16 +184,18 @@ fn column(cx: &Context, k: usize) -> Column {
             .map(|r| j.item_values(k, r).and_then(|v| Influence::of(&v)))
             .collect(),
     };
+    // Each run's unit totals, once: a pair's standard error is then a pass over two of them.
+    let totals: Option<Vec<Vec<f64>>> =
+        influence.map(|inf| inf.iter().map(|i| layout.totals(i)).collect());
     // McNemar's test takes items as independent: with clusters, the clustered z-test decides.
     let accuracy = (subset.is_some() || name == ACCURACY) && !j.clustered();
     let shared = items.map_or(j.common(), <[u32]>::len) as u64;
-    let mut scratch = Scratch::default();
     let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     for a in 0..n {
         for b in a + 1..n {
-            let se = match &influence {
-                Some(inf) => match (inf.get(a), inf.get(b)) {
-                    (Some(x), Some(y)) => Some(se(x, y, items, &cx.design, &mut scratch)),
+            let se = match &totals {
+                Some(t) => match (t.get(a), t.get(b)) {
+                    (Some(x), Some(y)) => Some(layout.se(x, y)),
                     _ => None,
                 },
                 None => None,

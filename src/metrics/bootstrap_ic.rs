@@ -150,6 +150,7 @@ impl FlatParts {
         let mut scratch = template.clone();
         let mut width = 0usize;
         scratch.visit(&mut |_| width += 1);
+        let widths = template.widths();
         if width > usize::from(u16::MAX) {
             return None;
         }
@@ -165,10 +166,10 @@ impl FlatParts {
             scratch.add_times(p, 1);
             ones.clear();
             valued.clear();
-            let mut at = 0u16;
-            scratch.visit(&mut |mut s: Slot<'_>| {
+            scratch.visit_part(p, widths, &mut |at, mut s: Slot<'_>| {
                 let x = s.get();
                 if x != 0.0 {
+                    let at = at as u16;
                     if x == 1.0 {
                         ones.push(at);
                     } else {
@@ -177,7 +178,6 @@ impl FlatParts {
                     }
                     s.set(0.0);
                 }
-                at += 1;
             });
             let (Ok(n1), Ok(n2), Ok(start)) = (
                 u8::try_from(ones.len()),

@@ -19,6 +19,7 @@ use super::outcome::{outcome, Outcome};
 use super::ranks::order_key;
 use crate::items::{Item, Mode};
 use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 /// The figures, by report path, with how to read each off the finished accumulators.
 const NAMES: [&str; 16] = [
@@ -78,6 +79,8 @@ pub struct SummaryReplay {
     by_group: Vec<u32>,
     group_ends: Vec<u32>,
     tracks: [Track; 2],
+    /// The records laid out for the blocks of lanes, made at the first block.
+    columns: OnceLock<Option<lanes::Columns>>,
 }
 
 impl Default for SummaryReplay {
@@ -97,6 +100,7 @@ impl Default for SummaryReplay {
             by_group: Vec::new(),
             group_ends: Vec::new(),
             tracks: [track(Mode::Conditioning), track(Mode::Mixing)],
+            columns: OnceLock::new(),
         }
     }
 }
@@ -216,12 +220,30 @@ impl Replay for SummaryReplay {
     }
 
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
+        let Some(c) = self.columns.get_or_init(|| lanes::Columns::of(self)) else {
+            // A value that is not finite: lane by lane, as one resample would be drawn.
+            let mut column = Vec::new();
+            for k in 0..super::lanes::LANES {
+                super::lanes::column(weights, k, &mut column);
+                self.figures(&column, out);
+            }
+            return;
+        };
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+        {
+            // SAFETY: the CPU has these features, checked on the lines above.
+            return unsafe { lanes::lanes_avx512(self, c, weights, out) };
+        }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, checked on the line above.
-            return unsafe { self.lanes_avx2(weights, out) };
+            return unsafe { lanes::lanes_avx2(self, c, weights, out) };
         }
-        self.lanes(weights, out);
+        lanes::lanes_of(self, c, weights, out);
     }
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {

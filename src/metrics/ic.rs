@@ -233,6 +233,47 @@ impl IcAccumulator {
         }
     }
 
+    /// The places of `visit`'s order: how many sums one type's state holds, and one scope's.
+    pub fn widths(&self) -> (usize, usize) {
+        let mut ty = self.overall.types[0].clone();
+        let mut scope = self.overall.clone();
+        let (mut t, mut s) = (0, 0);
+        ty.visit(&mut |_| t += 1);
+        scope.visit(&mut |_| s += 1);
+        (t, s)
+    }
+
+    /// The sums `add_times(p, _)` can change, each with its place in `visit`'s order (`widths`
+    /// gives the layout): p's type in the run's scope and in its modality's, and their pooled
+    /// ECE. Much less than `visit`, for decoding one part.
+    pub fn visit_part(
+        &mut self,
+        p: &IcPart,
+        (type_width, scope_width): (usize, usize),
+        f: &mut dyn FnMut(usize, Slot<'_>),
+    ) {
+        let scope = match p.modality {
+            Some(Modality::Text) => Some((1, &mut self.text)),
+            Some(Modality::Image) => Some((2, &mut self.image)),
+            None => None,
+        };
+        for (k, s) in std::iter::once((0, &mut self.overall)).chain(scope) {
+            let base = k * scope_width;
+            if let Some(t) = s.types.get_mut(p.slot) {
+                let mut at = base + p.slot * type_width;
+                t.visit(&mut |slot| {
+                    f(at, slot);
+                    at += 1;
+                });
+            }
+            let mut at = base + 3 * type_width;
+            s.pooled.visit(&mut |slot| {
+                f(at, slot);
+                at += 1;
+            });
+        }
+    }
+
     pub fn merge(&mut self, other: &Self) {
         self.overall.merge(&other.overall);
         self.text.merge(&other.text);

@@ -3,7 +3,7 @@
 //! The leaderboard draws its resamples in blocks of `LANES` through `Replay::figures_lanes`.
 
 /// Resamples a block holds.
-pub const LANES: usize = 8;
+pub const LANES: usize = 16;
 
 /// One value per resample of a block.
 pub type Lanes = [f64; LANES];
@@ -12,6 +12,28 @@ pub type Lanes = [f64; LANES];
 /// item) stay in a core's cache while a pass reads them in another order than theirs (the
 /// confidence order); a block with a count past `u16::MAX` is drawn lane by lane instead.
 pub type Weights = [u16; LANES];
+
+/// A count per resample of a block (a sum of weights, exact).
+pub type Counts = [u32; LANES];
+
+/// acc += w, lane by lane, in whole numbers: the same value as adding the weights as `f64`
+/// (exact below 2^53), in a quarter of the vector width.
+#[inline(always)]
+pub fn count(acc: &mut Counts, w: &Weights) {
+    for (a, &w) in acc.iter_mut().zip(w) {
+        *a += u32::from(w);
+    }
+}
+
+/// `count` where `on`, without a branch: a flag that follows no pattern (an item right or
+/// wrong, in confidence order) would mispredict every other item.
+#[inline(always)]
+pub fn count_if(acc: &mut Counts, w: &Weights, on: bool) {
+    let mask = 0u32.wrapping_sub(u32::from(on));
+    for (a, &w) in acc.iter_mut().zip(w) {
+        *a += u32::from(w) & mask;
+    }
+}
 
 /// The weights as numbers.
 #[inline(always)]

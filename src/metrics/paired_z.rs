@@ -131,6 +131,128 @@ pub fn se(a: &Influence, b: &Influence, items: Option<&[u32]>, d: &Design, s: &m
     var.sqrt()
 }
 
+/// The units of a design, or of a domain of it, laid out stratum by stratum, each stratum's units
+/// in the order of their first item: with every run's unit totals laid out so once, a pair's
+/// standard error is one pass over two arrays, where `se` scatters the pair's items into units.
+/// A leaderboard asks it of every pair of dozens of runs on every mean figure.
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    /// The items, in order (the domain's, or every shared item).
+    items: Vec<u32>,
+    /// Per item of `items`, its unit's place among the totals.
+    place: Vec<u32>,
+    /// Per stratum with a unit among the items, in the order first met: where its units end
+    /// among the totals, and how many units the stratum has in all.
+    strata: Vec<(u32, f64)>,
+}
+
+impl Layout {
+    /// The layout of the shared items `items` (all when `None`) under design `d`.
+    pub fn new(d: &Design, items: Option<&[u32]>) -> Self {
+        let items: Vec<u32> = match items {
+            Some(list) => list.to_vec(),
+            None => (0..d.unit_of.len() as u32).collect(),
+        };
+        let unit = |i: u32| d.unit_of.get(i as usize).copied().unwrap_or(0);
+        let stratum = |u: u32| d.stratum_of_unit.get(u as usize).copied().unwrap_or(0);
+        // The strata in the order first met, and each one's units in the order first met.
+        let mut order: Vec<u32> = Vec::new();
+        let mut units: Vec<Vec<u32>> = Vec::new();
+        let mut rank_of_stratum = vec![u32::MAX; d.stratum_units.len()];
+        let mut seen = vec![false; d.stratum_of_unit.len()];
+        for &i in &items {
+            let u = unit(i);
+            if seen.get(u as usize).copied().unwrap_or(true) {
+                continue;
+            }
+            if let Some(s) = seen.get_mut(u as usize) {
+                *s = true;
+            }
+            let h = stratum(u);
+            let Some(k) = rank_of_stratum.get_mut(h as usize) else {
+                continue;
+            };
+            if *k == u32::MAX {
+                *k = order.len() as u32;
+                order.push(h);
+                units.push(Vec::new());
+            }
+            if let Some(list) = units.get_mut(*k as usize) {
+                list.push(u);
+            }
+        }
+        let mut place_of_unit = vec![0u32; d.stratum_of_unit.len()];
+        let mut strata = Vec::with_capacity(order.len());
+        let mut at = 0u32;
+        for (&h, list) in order.iter().zip(&units) {
+            for &u in list {
+                if let Some(p) = place_of_unit.get_mut(u as usize) {
+                    *p = at;
+                }
+                at += 1;
+            }
+            let n = d.stratum_units.get(h as usize).copied().unwrap_or(0.0);
+            strata.push((at, n));
+        }
+        let place = items
+            .iter()
+            .map(|&i| place_of_unit.get(unit(i) as usize).copied().unwrap_or(0))
+            .collect();
+        Layout {
+            items,
+            place,
+            strata,
+        }
+    }
+
+    /// One run's unit totals of its influence values, in this layout's order.
+    pub fn totals(&self, inf: &Influence) -> Vec<f64> {
+        let mut out = vec![0.0; self.strata.last().map_or(0, |s| s.0 as usize)];
+        for (&i, &p) in self.items.iter().zip(&self.place) {
+            if let Some(t) = out.get_mut(p as usize) {
+                *t += inf.u.get(i as usize).copied().unwrap_or(0.0);
+            }
+        }
+        out
+    }
+
+    /// The standard error of θ_A − θ_B from two runs' `totals`: `se`'s value, with each
+    /// stratum's sums taken four units at a time (so the last bits may differ from it).
+    pub fn se(&self, a: &[f64], b: &[f64]) -> f64 {
+        let mut var = 0.0;
+        let mut from = 0usize;
+        for &(end, n) in &self.strata {
+            let end = end as usize;
+            let (Some(a), Some(b)) = (a.get(from..end), b.get(from..end)) else {
+                break;
+            };
+            from = end;
+            if n <= 1.0 {
+                continue;
+            }
+            let (mut s1, mut s2) = ([0.0f64; 4], [0.0f64; 4]);
+            let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+            let (ra, rb) = (ca.remainder(), cb.remainder());
+            for (x, y) in ca.zip(cb) {
+                for k in 0..4 {
+                    let z = x[k] - y[k];
+                    s1[k] += z;
+                    s2[k] += z * z;
+                }
+            }
+            for (k, (x, y)) in ra.iter().zip(rb).enumerate() {
+                let z = x - y;
+                s1[k] += z;
+                s2[k] += z * z;
+            }
+            let s1 = (s1[0] + s1[1]) + (s1[2] + s1[3]);
+            let s2 = (s2[0] + s2[1]) + (s2[2] + s2[3]);
+            var += n / (n - 1.0) * (s2 - s1 * s1 / n).max(0.0);
+        }
+        var.sqrt()
+    }
+}
+
 /// The two-sided p-value of "no difference" for a difference `delta` with standard error `se`
 /// (the normal approximation): erfc(|δ| / (se √2)). A difference with no spread at all is certain
 /// (p = 0), and no difference gives 1.
@@ -195,6 +317,57 @@ mod tests {
         // stratum 1: {-0.12, 0}: 2 × 0.0072.
         let want = (2.0f64 * 0.0032 + 2.0 * 0.0072).sqrt();
         assert!((got - want).abs() < 1e-15, "{got} {want}");
+    }
+
+    /// The laid-out pairs give `se`'s value on designs with strata, clusters of every size and
+    /// domains, at the sizes of a leaderboard (thousands of items): an independent route to it.
+    #[test]
+    fn layout_equals_the_scatter_into_units() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        for case in 0..12 {
+            let items = 200 + next(3000) as usize;
+            // Units of 1 to 4 items (all single in the even cases), numbered by first item.
+            let mut unit_of = Vec::with_capacity(items);
+            let mut u = 0u32;
+            while unit_of.len() < items {
+                let size = if case % 2 == 0 {
+                    1
+                } else {
+                    1 + next(4) as usize
+                };
+                unit_of.extend(std::iter::repeat_n(u, size.min(items - unit_of.len())));
+                u += 1;
+            }
+            let strata_n = 1 + next(5) as usize;
+            let mut strata = vec![Vec::new(); strata_n];
+            for unit in 0..u {
+                strata[next(strata_n as u64) as usize].push(unit);
+            }
+            let d = Design::new(&unit_of, &strata);
+            let mut values = |p: u64| -> Vec<f64> {
+                (0..items)
+                    .map(|_| (next(100) < p) as u8 as f64 * 0.5 + next(3) as f64 * 0.25)
+                    .collect()
+            };
+            let (a, b) = (values(70), values(40));
+            let (ia, ib) = (Influence::of(&a).unwrap(), Influence::of(&b).unwrap());
+            let domain: Vec<u32> = (0..items as u32).filter(|_| next(3) == 0).collect();
+            for list in [None, Some(domain.as_slice())] {
+                let want = se(&ia, &ib, list, &d, &mut Scratch::default());
+                let l = Layout::new(&d, list);
+                let got = l.se(&l.totals(&ia), &l.totals(&ib));
+                assert!(want > 0.0);
+                assert!((got - want).abs() <= 1e-12 * want, "{case}: {got} {want}");
+                // A run against itself has no spread at all.
+                assert_eq!(l.se(&l.totals(&ia), &l.totals(&ia)), 0.0);
+            }
+        }
     }
 
     #[test]

@@ -1,158 +1,291 @@
 //! The summary figures for `LANES` resamples at once (`Replay::figures_lanes`, the leaderboard's
-//! draws): one pass over the records for the accuracies, groups and outside mass, and one per
-//! mode over the calibration parts in ascending confidence that keeps running sums of the
-//! weights, weighted confidences and weighted correct answers. Both ECEs are then read off those
-//! prefix sums (the equal-width bins are fixed runs of the sorted order; the equal-mass ones are
-//! found by bisection, `ece_prefix_with`), so no figure costs a pass per resample. The running sums
-//! are kept every `STEP` parts and recomputed in between.
+//! draws): one pass over the records in group order for the accuracies, the macro means and the
+//! outside mass, and one per mode over the calibration parts in ascending confidence that keeps
+//! running sums of the weights, weighted confidences and weighted correct answers. Both ECEs are
+//! then read off those prefix sums (the equal-width bins are fixed runs of the sorted order; the
+//! equal-mass ones are found by bisection, `ece_prefix_with`), so no figure costs a pass per
+//! resample. The running sums are kept every `STEP` parts and recomputed in between.
+//!
+//! The passes read `Columns`, the records laid out column by column in the order each pass walks,
+//! with every flag a mask and every missing value a zero, so that the loops have no branch and
+//! keep their sums in vector registers. Each pass first gathers its weights into that order: a
+//! tight gather keeps many loads in flight, where loads inside the sums would stall on each.
 //!
 //! The same figures as `figures` lane by lane, up to the order of the sums (a test holds them to
 //! 1e-12).
 
-use super::{SummaryReplay, Track};
+use super::{Record, SummaryReplay, Track};
 use crate::metrics::ece_em::ece_prefix_with;
-use crate::metrics::lanes::{add, add_scaled, lanes, Lanes, Weights, LANES};
+use crate::metrics::lanes::{add_scaled, count, count_if, lanes, Counts, Lanes, Weights, LANES};
 use std::cell::RefCell;
 
 const ZERO: Lanes = [0.0; LANES];
-
-thread_local! {
-    /// The kept running sums of one mode (weights, confidences, correct), reused between calls.
-    static MARKS: RefCell<Vec<[Lanes; 3]>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Per group: items, credit, normalized items and normalized sum.
-type GroupSums = [Lanes; 4];
-
-impl SummaryReplay {
-    /// `lanes` compiled for AVX2 (four lanes to an instruction where the baseline has two); the
-    /// same operations in the same order, so the same bits. Rust never fuses a multiply and an
-    /// add on its own, so enabling the feature cannot change a rounding.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn lanes_avx2(&self, w: &[Weights], out: &mut Vec<Option<f64>>) {
-        self.lanes(w, out);
-    }
-
-    #[inline(always)]
-    pub(super) fn lanes(&self, w: &[Weights], out: &mut Vec<Option<f64>>) {
-        let (mut items, mut credit, mut invalid) = (ZERO, ZERO, ZERO);
-        let (mut nsum, mut nitems, mut oitems, mut osum) = (ZERO, ZERO, ZERO, ZERO);
-        for (r, wi) in self.records.iter().zip(w) {
-            let wi = &lanes(wi);
-            let o = &r.outcome;
-            add(&mut items, wi);
-            add_scaled(&mut credit, wi, o.credit);
-            if !o.valid {
-                add(&mut invalid, wi);
-            }
-            if let Some(x) = o.normalized() {
-                add_scaled(&mut nsum, wi, x);
-                add(&mut nitems, wi);
-            }
-            if !r.outside.is_nan() {
-                add(&mut oitems, wi);
-                add_scaled(&mut osum, wi, r.outside);
-            }
-        }
-        let macros = self.macros(w);
-        // A loop, not an iterator's `collect`: the call must be inlined here for `lanes_avx2`.
-        let mut modes = [[[None; 5]; LANES]; 2];
-        for (m, t) in modes.iter_mut().zip(&self.tracks) {
-            *m = mode(t, w);
-        }
-        let ratio = |x: f64, n: f64| (n > 0.0).then(|| x / n);
-        for k in 0..LANES {
-            let [(acc, acc_n), (norm, norm_n)] = macros.map(|(sum, n)| (sum[k], n[k]));
-            out.extend([
-                ratio(credit[k], items[k]),
-                ratio(nsum[k], nitems[k]),
-                ratio(invalid[k], items[k]),
-                ratio(acc, acc_n),
-                ratio(norm, norm_n),
-                ratio(osum[k], oitems[k]),
-            ]);
-            for m in &modes {
-                out.extend(m.get(k).copied().unwrap_or([None; 5]));
-            }
-        }
-    }
-
-    /// The macro accuracy's and macro normalized's sums of group means and counts of groups, lane
-    /// by lane: the groups one at a time in name order, as `Groups::macro_figures` takes them.
-    #[inline(always)]
-    fn macros(&self, w: &[Weights]) -> [(Lanes, Lanes); 2] {
-        let mut sums = [(ZERO, ZERO); 2];
-        let mut from = 0usize;
-        for &end in &self.group_ends {
-            let end = end as usize;
-            let mut g: GroupSums = [ZERO; 4];
-            for &i in self.by_group.get(from..end).unwrap_or_default() {
-                let (Some(r), Some(wi)) = (self.records.get(i as usize), w.get(i as usize)) else {
-                    continue;
-                };
-                let wi = &lanes(wi);
-                add(&mut g[0], wi);
-                add_scaled(&mut g[1], wi, r.outcome.credit);
-                if let Some(x) = r.outcome.normalized() {
-                    add(&mut g[2], wi);
-                    add_scaled(&mut g[3], wi, x);
-                }
-            }
-            from = end.max(from);
-            for k in 0..LANES {
-                for (m, (value, count)) in sums.iter_mut().enumerate() {
-                    let (x, n) = (g[2 * m + 1][k], g[2 * m][k]);
-                    if n > 0.0 {
-                        value[k] += x / n;
-                        count[k] += 1.0;
-                    }
-                }
-            }
-        }
-        sums
-    }
-}
+const NONE: Counts = [0; LANES];
 
 /// Parts between two kept running sums: a lane's sums anywhere else are recomputed from the kept
 /// one before it, in the same order, so they are the bits a sum kept at every part would have.
-/// Keeping them all was a store of 192 bytes a part, most of a mode's time.
 const STEP: usize = 16;
+
+thread_local! {
+    /// The weights gathered into a pass's order, and the kept running sums of one mode
+    /// (weights, confidences, correct), reused between calls.
+    static SCRATCH: RefCell<(Vec<Weights>, Vec<[Lanes; 3]>)> =
+        const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// The records as the lanes read them, made at the first block (a run that is only scored never
+/// needs them). `None` where a value is not finite: a lane that drew the item 0 times would add
+/// 0 × ∞, where `figures` adds nothing, so such a run is drawn lane by lane.
+#[derive(Debug, Clone)]
+pub(super) struct Columns {
+    /// The records in group order (groups by name, each in item order): each one's item,
+    /// credit, normalized value and outside mass (0 where it has none) and flags (`NORMALIZED`,
+    /// `INVALID`, `OUTSIDE`).
+    at: Vec<u32>,
+    credit: Vec<f64>,
+    normalized: Vec<f64>,
+    outside: Vec<f64>,
+    flags: Vec<u8>,
+    /// Where each group ends among them.
+    group_ends: Vec<u32>,
+    modes: [ModeColumns; 2],
+}
+
+/// One mode's calibration parts in ascending confidence, column by column.
+#[derive(Debug, Clone, Default)]
+struct ModeColumns {
+    at: Vec<u32>,
+    confidence: Vec<f64>,
+    correct: Vec<bool>,
+    /// Brier, EPA and NLL of each part.
+    scores: Vec<[f64; 3]>,
+}
+
+const NORMALIZED: u8 = 1;
+const INVALID: u8 = 2;
+const OUTSIDE: u8 = 4;
+
+impl Columns {
+    pub(super) fn of(s: &SummaryReplay) -> Option<Columns> {
+        let n = s.by_group.len();
+        let mut c = Columns {
+            at: Vec::with_capacity(n),
+            credit: Vec::with_capacity(n),
+            normalized: Vec::with_capacity(n),
+            outside: Vec::with_capacity(n),
+            flags: Vec::with_capacity(n),
+            group_ends: s.group_ends.clone(),
+            modes: Default::default(),
+        };
+        let mut finite = true;
+        for &i in &s.by_group {
+            let r: &Record = s.records.get(i as usize)?;
+            let o = &r.outcome;
+            let norm = o.normalized();
+            let has_outside = !r.outside.is_nan();
+            let outside = if has_outside { r.outside } else { 0.0 };
+            let normalized = norm.unwrap_or(0.0);
+            finite &= o.credit.is_finite() && normalized.is_finite() && outside.is_finite();
+            c.at.push(i);
+            c.credit.push(o.credit);
+            c.normalized.push(normalized);
+            c.outside.push(outside);
+            c.flags.push(
+                (u8::from(norm.is_some()) * NORMALIZED)
+                    | (u8::from(!o.valid) * INVALID)
+                    | (u8::from(has_outside) * OUTSIDE),
+            );
+        }
+        for (m, t) in c.modes.iter_mut().zip(&s.tracks) {
+            for (i, p) in &t.parts {
+                finite &= [p.confidence, p.brier, p.epa, p.nll]
+                    .iter()
+                    .all(|x| x.is_finite());
+                m.at.push(*i);
+                m.confidence.push(p.confidence);
+                m.correct.push(p.correct);
+                m.scores.push([p.brier, p.epa, p.nll]);
+            }
+        }
+        finite.then_some(c)
+    }
+}
+
+/// What the pass over the groups gives: the run's items, credit, items with a normalized
+/// value and their sum, invalid answers, items with an outside mass and its sum, and the macro
+/// figures' (sum of group means, groups) per lane.
+struct GroupPass {
+    items: Counts,
+    credit: Lanes,
+    nitems: Counts,
+    nsum: Lanes,
+    invalid: Counts,
+    oitems: Counts,
+    osum: Lanes,
+    macros: [(Lanes, Lanes); 2],
+}
+
+/// `lanes` compiled for AVX-512 (eight lanes to an instruction, and registers enough for every
+/// sum of a pass); the same operations in the same order, so the same bits. Rust never fuses a
+/// multiply and an add on its own, so enabling a feature cannot change a rounding.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
+pub(super) unsafe fn lanes_avx512(
+    t: &SummaryReplay,
+    c: &Columns,
+    w: &[Weights],
+    out: &mut Vec<Option<f64>>,
+) {
+    lanes_of(t, c, w, out);
+}
+
+/// `lanes` compiled for AVX2 (four lanes to an instruction where the baseline has two).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn lanes_avx2(
+    t: &SummaryReplay,
+    c: &Columns,
+    w: &[Weights],
+    out: &mut Vec<Option<f64>>,
+) {
+    lanes_of(t, c, w, out);
+}
+
+/// Every summary figure of the block's `LANES` resamples, lane after lane, in `NAMES` order.
+#[inline(always)]
+pub(super) fn lanes_of(t: &SummaryReplay, c: &Columns, w: &[Weights], out: &mut Vec<Option<f64>>) {
+    let (mut gathered, mut marks) = SCRATCH.take();
+    let g = groups(c, w, &mut gathered);
+    // A loop, not an iterator's `collect`: the call must be inlined here for the features.
+    let mut modes = [[[None; 5]; LANES]; 2];
+    for ((m, track), cols) in modes.iter_mut().zip(&t.tracks).zip(&c.modes) {
+        *m = mode(track, cols, w, &mut gathered, &mut marks);
+    }
+    SCRATCH.set((gathered, marks));
+    let ratio = |x: f64, n: f64| (n > 0.0).then(|| x / n);
+    for k in 0..LANES {
+        let [(acc, acc_n), (norm, norm_n)] = g.macros.map(|(sum, n)| (sum[k], n[k]));
+        let items = f64::from(g.items[k]);
+        out.extend([
+            ratio(g.credit[k], items),
+            ratio(g.nsum[k], f64::from(g.nitems[k])),
+            ratio(f64::from(g.invalid[k]), items),
+            ratio(acc, acc_n),
+            ratio(norm, norm_n),
+            ratio(g.osum[k], f64::from(g.oitems[k])),
+        ]);
+        for m in &modes {
+            out.extend(m.get(k).copied().unwrap_or([None; 5]));
+        }
+    }
+}
+
+/// `w` in the order of `at`.
+#[inline(always)]
+fn gather(at: &[u32], w: &[Weights], into: &mut Vec<Weights>) {
+    into.clear();
+    into.extend(
+        at.iter()
+            .map(|&i| w.get(i as usize).copied().unwrap_or([0; LANES])),
+    );
+}
+
+/// The groups one at a time in name order, as `Groups::macro_figures` takes them; the run's
+/// sums are the sums of its groups'.
+#[inline(always)]
+fn groups(c: &Columns, w: &[Weights], gathered: &mut Vec<Weights>) -> GroupPass {
+    gather(&c.at, w, gathered);
+    let mut all = GroupPass {
+        items: NONE,
+        credit: ZERO,
+        nitems: NONE,
+        nsum: ZERO,
+        invalid: NONE,
+        oitems: NONE,
+        osum: ZERO,
+        macros: [(ZERO, ZERO); 2],
+    };
+    let mut from = 0usize;
+    for &end in &c.group_ends {
+        let end = (end as usize).max(from);
+        let (mut items, mut credit, mut nitems, mut nsum) = (NONE, ZERO, NONE, ZERO);
+        let rows = gathered
+            .get(from..end)
+            .unwrap_or_default()
+            .iter()
+            .zip(c.credit.get(from..end).unwrap_or_default())
+            .zip(c.normalized.get(from..end).unwrap_or_default())
+            .zip(c.outside.get(from..end).unwrap_or_default())
+            .zip(c.flags.get(from..end).unwrap_or_default());
+        for ((((wi, &cr), &nv), &ov), &f) in rows {
+            count(&mut items, wi);
+            count_if(&mut nitems, wi, f & NORMALIZED != 0);
+            count_if(&mut all.invalid, wi, f & INVALID != 0);
+            count_if(&mut all.oitems, wi, f & OUTSIDE != 0);
+            let wf = &lanes(wi);
+            add_scaled(&mut credit, wf, cr);
+            add_scaled(&mut nsum, wf, nv);
+            add_scaled(&mut all.osum, wf, ov);
+        }
+        from = end;
+        for k in 0..LANES {
+            all.items[k] += items[k];
+            all.nitems[k] += nitems[k];
+            all.credit[k] += credit[k];
+            all.nsum[k] += nsum[k];
+            let groups = [(credit[k], items[k]), (nsum[k], nitems[k])];
+            for ((value, n), (x, m)) in all.macros.iter_mut().zip(groups) {
+                if m > 0 {
+                    value[k] += x / f64::from(m);
+                    n[k] += 1.0;
+                }
+            }
+        }
+    }
+    all
+}
 
 /// One mode's ECE, equal-mass ECE, Brier, EPA and NLL, lane by lane.
 #[inline(always)]
-fn mode(t: &Track, w: &[Weights]) -> [[Option<f64>; 5]; LANES] {
-    // Taken out of its cell and put back, rather than borrowed in a closure: the loop must be
-    // inlined into `lanes_avx2`.
-    let mut marks = MARKS.take();
+fn mode(
+    t: &Track,
+    c: &ModeColumns,
+    w: &[Weights],
+    gathered: &mut Vec<Weights>,
+    marks: &mut Vec<[Lanes; 3]>,
+) -> [[Option<f64>; 5]; LANES] {
+    gather(&c.at, w, gathered);
     marks.clear();
-    marks.reserve(t.parts.len() / STEP + 1);
-    let mut run = [ZERO; 3];
+    marks.reserve(c.at.len() / STEP + 1);
+    let (mut items, mut confidence, mut right) = (NONE, ZERO, NONE);
     let (mut brier, mut epa, mut nll) = (ZERO, ZERO, ZERO);
-    for (j, (i, p)) in t.parts.iter().enumerate() {
-        if j % STEP == 0 {
-            marks.push(run);
+    let rows = gathered
+        .chunks(STEP)
+        .zip(c.confidence.chunks(STEP))
+        .zip(c.correct.chunks(STEP))
+        .zip(c.scores.chunks(STEP));
+    for (((ws, xs), ys), ss) in rows {
+        marks.push([items.map(f64::from), confidence, right.map(f64::from)]);
+        for (((wi, &x), &y), s) in ws.iter().zip(xs).zip(ys).zip(ss) {
+            count(&mut items, wi);
+            count_if(&mut right, wi, y);
+            let wf = &lanes(wi);
+            add_scaled(&mut confidence, wf, x);
+            add_scaled(&mut brier, wf, s[0]);
+            add_scaled(&mut epa, wf, s[1]);
+            add_scaled(&mut nll, wf, s[2]);
         }
-        let wi = &w.get(*i as usize).map_or(ZERO, lanes);
-        add(&mut run[0], wi);
-        add_scaled(&mut run[1], wi, p.confidence);
-        if p.correct {
-            add(&mut run[2], wi);
-        }
-        add_scaled(&mut brier, wi, p.brier);
-        add_scaled(&mut epa, wi, p.epa);
-        add_scaled(&mut nll, wi, p.nll);
     }
-    let mut lanes = [[None; 5]; LANES];
-    for (k, lane) in lanes.iter_mut().enumerate() {
+    let mut out = [[None; 5]; LANES];
+    for (k, lane) in out.iter_mut().enumerate() {
+        let n = f64::from(items[k]);
         let sums = Running {
             t,
-            w,
-            marks: &marks,
-            total: (run[0][k], run[1][k], run[2][k]),
+            w: gathered,
+            marks,
+            total: (n, confidence[k], f64::from(right[k])),
             k,
         };
-        let n = run[0][k];
         let mean = |x: f64| (n > 0.0).then(|| x / n);
         *lane = [
             width_ece(t, n, |j| sums.at(j)),
@@ -169,14 +302,14 @@ fn mode(t: &Track, w: &[Weights]) -> [[Option<f64>; 5]; LANES] {
             mean(nll[k]),
         ];
     }
-    MARKS.set(marks);
-    lanes
+    out
 }
 
 /// Lane `k`'s running sums (weights, weighted confidences, weighted correct answers) over a
 /// mode's parts in ascending confidence, from those kept every `STEP` parts.
 struct Running<'a> {
     t: &'a Track,
+    /// The weights in the parts' order.
     w: &'a [Weights],
     /// The lanes' sums before parts 0, STEP, 2·STEP, ...
     marks: &'a [[Lanes; 3]],
@@ -188,11 +321,7 @@ struct Running<'a> {
 impl Running<'_> {
     /// Part j's weight in this lane.
     fn weight(&self, j: usize) -> f64 {
-        self.t
-            .parts
-            .get(j)
-            .and_then(|(i, _)| self.w.get(*i as usize))
-            .map_or(0.0, |w| f64::from(w[self.k]))
+        self.w.get(j).map_or(0.0, |w| f64::from(w[self.k]))
     }
 
     /// The sums kept before part `c · STEP`.
