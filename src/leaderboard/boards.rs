@@ -4,7 +4,7 @@ use super::join::Joined;
 use super::pairs::{adjust, own_interval, pair, Test};
 use super::rank::{competition, Better, RankCounts};
 use super::{Board, Standing};
-use crate::metrics::mcnemar::McNemar;
+use crate::metrics::mcnemar::{bits, McNemar, Outcomes};
 use crate::metrics::paired_z::{Design, Influence, Layout};
 
 /// The figure every run has whose `metrics.accuracy` pairs McNemar's test decides.
@@ -23,6 +23,8 @@ struct Context<'a, 'r> {
     credits: Vec<Vec<f64>>,
     /// Each subset's shared items.
     members: Vec<Vec<u32>>,
+    /// Each run's right and wrong answers over the shared items, as bits for McNemar's tables.
+    outcomes: Vec<Outcomes>,
 }
 
 /// One column's outcome.
@@ -53,7 +55,10 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
         design,
         credits: (0..n).map(|r| j.credits(r)).collect(),
         members,
+        outcomes: Vec::new(),
     };
+    let outcomes = cx.credits.iter().map(|c| Outcomes::of(c)).collect();
+    let cx = Context { outcomes, ..cx };
     // Each column is independent of the others: on every core natively, in turn in wasm.
     #[cfg(not(target_arch = "wasm32"))]
     let columns: Vec<Column> = {
@@ -190,6 +195,7 @@ fn column(cx: &Context, k: usize) -> Column {
     // McNemar's test takes items as independent: with clusters, the clustered z-test decides.
     let accuracy = (subset.is_some() || name == ACCURACY) && !j.clustered();
     let shared = items.map_or(j.common(), <[u32]>::len) as u64;
+    let among = subset.map(|g| bits(j.subset_of.iter().map(|&s| s == g)));
     let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     for a in 0..n {
         for b in a + 1..n {
@@ -202,7 +208,12 @@ fn column(cx: &Context, k: usize) -> Column {
             };
             let test = match (se, accuracy) {
                 (Some(se), true) => {
-                    let t = mcnemar(&cx.credits, a, b, items);
+                    let t = match (cx.outcomes.get(a), cx.outcomes.get(b)) {
+                        (Some(x), Some(y)) => {
+                            Outcomes::table(x, y, among.as_deref().map(|m| (m, shared)))
+                        }
+                        _ => McNemar::default(),
+                    };
                     // Fractional credits (best-of-n ties, judges' half points) are not 0/1:
                     // the z-test takes them whole, where McNemar's would leave them out.
                     if t.not_binary == 0 {
@@ -242,25 +253,6 @@ fn column(cx: &Context, k: usize) -> Column {
         Some(_) => Column::Subset(board),
         None => Column::Figure(board),
     }
-}
-
-/// McNemar's table of runs a and b on the shared items `items` (all when `None`), from each
-/// run's credits over the shared items.
-fn mcnemar(credits: &[Vec<f64>], a: usize, b: usize, items: Option<&[u32]>) -> McNemar {
-    let mut t = McNemar::default();
-    let (Some(ca), Some(cb)) = (credits.get(a), credits.get(b)) else {
-        return t;
-    };
-    let mut add = |s: usize| {
-        if let (Some(&x), Some(&y)) = (ca.get(s), cb.get(s)) {
-            t.add(x, y);
-        }
-    };
-    match items {
-        Some(list) => list.iter().for_each(|&s| add(s as usize)),
-        None => (0..ca.len()).for_each(add),
-    }
-    t
 }
 
 /// Each run's tied rank: 1 + the runs that differ from it and are better.

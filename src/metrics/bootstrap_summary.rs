@@ -64,6 +64,8 @@ struct Record {
     outside: f64,
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod lanes;
 
 /// Compact records for the general figures.
@@ -243,7 +245,7 @@ impl Replay for SummaryReplay {
             // SAFETY: the CPU has AVX2, checked on the line above.
             return unsafe { lanes::lanes_avx2(self, c, weights, out) };
         }
-        lanes::lanes_of(self, c, weights, out);
+        lanes::lanes_of::<lanes::Portable>(self, c, weights, out);
     }
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
@@ -350,5 +352,46 @@ mod tests {
             let places = |v: &[(u64, u32)]| v.iter().map(|p| p.1).collect::<Vec<_>>();
             prop_assert_eq!(places(&keys), by_cmp.iter().map(|p| p.1).collect::<Vec<_>>());
         }
+    }
+
+    /// The AVX-512 kernels give the portable kernels' figures to the bit (the browser's worker
+    /// runs the portable ones, and its leaderboard must be the native one byte for byte).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_kernels_agree_bit_for_bit() {
+        use super::super::bootstrap::Replay;
+        use super::lanes::{lanes_avx512, lanes_of, Columns, Portable};
+        use super::SummaryReplay;
+        use crate::formats::canonical::chunks::{read_block, Event};
+        use crate::metrics::lanes::Weights;
+        if !std::arch::is_x86_feature_detected!("avx512f")
+            || !std::arch::is_x86_feature_detected!("avx512bw")
+            || !std::arch::is_x86_feature_detected!("avx512dq")
+            || !std::arch::is_x86_feature_detected!("avx512vl")
+        {
+            eprintln!("this CPU lacks AVX-512: nothing to compare");
+            return;
+        }
+        let text = include_str!("../../www/samples/jevbench-public-231.jsonl");
+        let mut r = SummaryReplay::default();
+        for e in read_block("t.jsonl", text.as_bytes()).events {
+            if let Event::Item(i) = e {
+                r.push(&i);
+            }
+        }
+        r.seal(&());
+        let c = Columns::of(&r).unwrap();
+        let weights: Vec<Weights> = (0..r.records.len())
+            .map(|i| std::array::from_fn(|k| ((i * 5 + k * 11) % 4) as u16))
+            .collect();
+        let (mut portable, mut wide) = (Vec::new(), Vec::new());
+        lanes_of::<Portable>(&r, &c, &weights, &mut portable);
+        // SAFETY: the CPU has the features, checked above.
+        unsafe { lanes_avx512(&r, &c, &weights, &mut wide) };
+        let bits = |v: &[Option<f64>]| -> Vec<Option<u64>> {
+            v.iter().map(|x| x.map(f64::to_bits)).collect()
+        };
+        assert_eq!(bits(&portable), bits(&wide));
+        assert!(portable.iter().flatten().count() > 100);
     }
 }

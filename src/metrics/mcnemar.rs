@@ -43,6 +43,71 @@ impl McNemar {
     }
 }
 
+/// One run's credits over shared items as bits, 64 items a word: which are right (1) and which
+/// wrong (0). A pair's table is then four counts of set bits, where `add` branches on every
+/// item: a leaderboard asks it of every pair of dozens of runs, and of every subset.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcomes {
+    right: Vec<u64>,
+    wrong: Vec<u64>,
+    items: u64,
+}
+
+impl Outcomes {
+    /// From the credits (anything but 0 and 1 is neither right nor wrong: not binary).
+    pub fn of(credits: &[f64]) -> Self {
+        Outcomes {
+            right: bits(credits.iter().map(|&c| c == 1.0)),
+            wrong: bits(credits.iter().map(|&c| c == 0.0)),
+            items: credits.len() as u64,
+        }
+    }
+
+    /// `add`'s table of runs `a` and `b` over every item, or over the items set in `among`
+    /// (`bits` of a subset) and `among_items` of them.
+    pub fn table(a: &Outcomes, b: &Outcomes, among: Option<(&[u64], u64)>) -> McNemar {
+        let words = a.right.len().min(b.right.len());
+        let count = |x: &[u64], y: &[u64]| -> u64 {
+            let mut n = 0u64;
+            for k in 0..words {
+                let m = among.map_or(u64::MAX, |(m, _)| m.get(k).copied().unwrap_or(0));
+                let (Some(p), Some(q)) = (x.get(k), y.get(k)) else {
+                    break;
+                };
+                n += u64::from((p & q & m).count_ones());
+            }
+            n
+        };
+        let t = McNemar {
+            both_right: count(&a.right, &b.right),
+            only_a: count(&a.right, &b.wrong),
+            only_b: count(&a.wrong, &b.right),
+            both_wrong: count(&a.wrong, &b.wrong),
+            ..McNemar::default()
+        };
+        let items = among.map_or(a.items.min(b.items), |(_, n)| n);
+        let binary = t.both_right + t.only_a + t.only_b + t.both_wrong;
+        McNemar {
+            not_binary: items.saturating_sub(binary),
+            ..t
+        }
+    }
+}
+
+/// Flags packed into words of 64, the first flag in the lowest bit of the first word.
+pub fn bits(flags: impl Iterator<Item = bool>) -> Vec<u64> {
+    let mut out = Vec::new();
+    for (k, f) in flags.enumerate() {
+        if k % 64 == 0 {
+            out.push(0);
+        }
+        if let Some(w) = out.last_mut() {
+            *w |= u64::from(f) << (k % 64);
+        }
+    }
+    out
+}
+
 fn binary(credit: f64) -> Option<bool> {
     if credit == 1.0 {
         Some(true)
@@ -71,6 +136,38 @@ mod tests {
     fn balanced_tables_give_one() {
         assert_eq!(exact_p(0, 0), 1.0);
         assert_eq!(exact_p(3, 3), 1.0);
+    }
+
+    /// The bit counts give `add`'s table on every item and on a subset, with fractional
+    /// credits, at the size of a benchmark.
+    #[test]
+    fn bits_give_the_table_item_by_item() {
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in [0usize, 1, 63, 64, 65, 1000, 2999] {
+            let credit = |x: u64| [0.0, 1.0, 1.0, 0.0, 0.5][(x % 5) as usize];
+            let a: Vec<f64> = (0..n).map(|_| credit(next())).collect();
+            let b: Vec<f64> = (0..n).map(|_| credit(next())).collect();
+            let member: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
+            let (oa, ob) = (Outcomes::of(&a), Outcomes::of(&b));
+            let mut all = McNemar::default();
+            let mut sub = McNemar::default();
+            for i in 0..n {
+                all.add(a[i], b[i]);
+                if member[i] {
+                    sub.add(a[i], b[i]);
+                }
+            }
+            assert_eq!(Outcomes::table(&oa, &ob, None), all, "{n}");
+            let m = bits(member.iter().copied());
+            let k = member.iter().filter(|&&x| x).count() as u64;
+            assert_eq!(Outcomes::table(&oa, &ob, Some((&m, k))), sub, "{n}");
+        }
     }
 
     #[test]

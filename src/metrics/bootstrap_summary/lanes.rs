@@ -24,7 +24,7 @@ const NONE: Counts = [0; LANES];
 
 /// Parts between two kept running sums: a lane's sums anywhere else are recomputed from the kept
 /// one before it, in the same order, so they are the bits a sum kept at every part would have.
-const STEP: usize = 16;
+pub(super) const STEP: usize = 16;
 
 thread_local! {
     /// The weights gathered into a pass's order, and the kept running sums of one mode
@@ -41,11 +41,11 @@ pub(super) struct Columns {
     /// The records in group order (groups by name, each in item order): each one's item,
     /// credit, normalized value and outside mass (0 where it has none) and flags (`NORMALIZED`,
     /// `INVALID`, `OUTSIDE`).
-    at: Vec<u32>,
-    credit: Vec<f64>,
-    normalized: Vec<f64>,
-    outside: Vec<f64>,
-    flags: Vec<u8>,
+    pub at: Vec<u32>,
+    pub credit: Vec<f64>,
+    pub normalized: Vec<f64>,
+    pub outside: Vec<f64>,
+    pub flags: Vec<u8>,
     /// Where each group ends among them.
     group_ends: Vec<u32>,
     modes: [ModeColumns; 2],
@@ -53,17 +53,17 @@ pub(super) struct Columns {
 
 /// One mode's calibration parts in ascending confidence, column by column.
 #[derive(Debug, Clone, Default)]
-struct ModeColumns {
-    at: Vec<u32>,
-    confidence: Vec<f64>,
-    correct: Vec<bool>,
+pub(super) struct ModeColumns {
+    pub at: Vec<u32>,
+    pub confidence: Vec<f64>,
+    pub correct: Vec<bool>,
     /// Brier, EPA and NLL of each part.
-    scores: Vec<[f64; 3]>,
+    pub scores: Vec<[f64; 3]>,
 }
 
-const NORMALIZED: u8 = 1;
-const INVALID: u8 = 2;
-const OUTSIDE: u8 = 4;
+pub(super) const NORMALIZED: u8 = 1;
+pub(super) const INVALID: u8 = 2;
+pub(super) const OUTSIDE: u8 = 4;
 
 impl Columns {
     pub(super) fn of(s: &SummaryReplay) -> Option<Columns> {
@@ -112,22 +112,20 @@ impl Columns {
 }
 
 /// What the pass over the groups gives: the run's items, credit, items with a normalized
-/// value and their sum, invalid answers, items with an outside mass and its sum, and the macro
-/// figures' (sum of group means, groups) per lane.
+/// value and their sum, the run-wide sums, and the macro figures' (sum of group means, groups)
+/// per lane.
 struct GroupPass {
     items: Counts,
     credit: Lanes,
     nitems: Counts,
     nsum: Lanes,
-    invalid: Counts,
-    oitems: Counts,
-    osum: Lanes,
+    run: RunSums,
     macros: [(Lanes, Lanes); 2],
 }
 
-/// `lanes` compiled for AVX-512 (eight lanes to an instruction, and registers enough for every
-/// sum of a pass); the same operations in the same order, so the same bits. Rust never fuses a
-/// multiply and an add on its own, so enabling a feature cannot change a rounding.
+/// `lanes_of` with the AVX-512 kernels (`avx512`: sixteen lanes in two registers, every sum of
+/// a pass in registers); the same operations in the same order as the portable ones, so the
+/// same bits.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
 pub(super) unsafe fn lanes_avx512(
@@ -136,10 +134,11 @@ pub(super) unsafe fn lanes_avx512(
     w: &[Weights],
     out: &mut Vec<Option<f64>>,
 ) {
-    lanes_of(t, c, w, out);
+    lanes_of::<super::avx512::Avx512>(t, c, w, out);
 }
 
-/// `lanes` compiled for AVX2 (four lanes to an instruction where the baseline has two).
+/// `lanes_of` compiled for AVX2 (four lanes to an instruction where the baseline has two). Rust
+/// never fuses a multiply and an add on its own, so enabling a feature cannot change a rounding.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn lanes_avx2(
@@ -148,18 +147,131 @@ pub(super) unsafe fn lanes_avx2(
     w: &[Weights],
     out: &mut Vec<Option<f64>>,
 ) {
-    lanes_of(t, c, w, out);
+    lanes_of::<Portable>(t, c, w, out);
+}
+
+/// One group's sums: items, credit, items with a normalized value and their sum.
+#[derive(Clone, Copy)]
+pub(super) struct GroupSums {
+    pub items: Counts,
+    pub credit: Lanes,
+    pub nitems: Counts,
+    pub nsum: Lanes,
+}
+
+/// The run-wide sums the pass over the groups adds to: invalid answers, items with an outside
+/// mass and its sum.
+pub(super) struct RunSums {
+    pub invalid: Counts,
+    pub oitems: Counts,
+    pub osum: Lanes,
+}
+
+/// One mode's sums over every part: items, confidence, correct answers, Brier, EPA and NLL.
+pub(super) struct ModeSums {
+    pub items: Counts,
+    pub confidence: Lanes,
+    pub right: Counts,
+    pub scores: [Lanes; 3],
+}
+
+/// The two inner loops, the whole of the lanes' time: portable code, or one CPU's intrinsics.
+pub(super) trait Kernel {
+    /// The sums of rows `rows` of the group order, whose weights are `w`.
+    fn group(
+        c: &Columns,
+        rows: std::ops::Range<usize>,
+        w: &[Weights],
+        run: &mut RunSums,
+    ) -> GroupSums;
+    /// A mode's sums, with the running sums (weights, confidences, correct) pushed to `marks`
+    /// before parts 0, STEP, 2·STEP, ...; `w` in the parts' order.
+    fn mode(c: &ModeColumns, w: &[Weights], marks: &mut Vec<[Lanes; 3]>) -> ModeSums;
+}
+
+/// The kernels in plain Rust, for any target.
+pub(super) struct Portable;
+
+impl Kernel for Portable {
+    #[inline(always)]
+    fn group(
+        c: &Columns,
+        rows: std::ops::Range<usize>,
+        w: &[Weights],
+        run: &mut RunSums,
+    ) -> GroupSums {
+        let (mut items, mut credit, mut nitems, mut nsum) = (NONE, ZERO, NONE, ZERO);
+        let r = rows;
+        let rows = w
+            .get(r.clone())
+            .unwrap_or_default()
+            .iter()
+            .zip(c.credit.get(r.clone()).unwrap_or_default())
+            .zip(c.normalized.get(r.clone()).unwrap_or_default())
+            .zip(c.outside.get(r.clone()).unwrap_or_default())
+            .zip(c.flags.get(r).unwrap_or_default());
+        for ((((wi, &cr), &nv), &ov), &f) in rows {
+            count(&mut items, wi);
+            count_if(&mut nitems, wi, f & NORMALIZED != 0);
+            count_if(&mut run.invalid, wi, f & INVALID != 0);
+            count_if(&mut run.oitems, wi, f & OUTSIDE != 0);
+            let wf = &lanes(wi);
+            add_scaled(&mut credit, wf, cr);
+            add_scaled(&mut nsum, wf, nv);
+            add_scaled(&mut run.osum, wf, ov);
+        }
+        GroupSums {
+            items,
+            credit,
+            nitems,
+            nsum,
+        }
+    }
+
+    #[inline(always)]
+    fn mode(c: &ModeColumns, w: &[Weights], marks: &mut Vec<[Lanes; 3]>) -> ModeSums {
+        let (mut items, mut confidence, mut right) = (NONE, ZERO, NONE);
+        let mut scores = [ZERO; 3];
+        let rows = w
+            .chunks(STEP)
+            .zip(c.confidence.chunks(STEP))
+            .zip(c.correct.chunks(STEP))
+            .zip(c.scores.chunks(STEP));
+        for (((ws, xs), ys), ss) in rows {
+            marks.push([items.map(f64::from), confidence, right.map(f64::from)]);
+            for (((wi, &x), &y), s) in ws.iter().zip(xs).zip(ys).zip(ss) {
+                count(&mut items, wi);
+                count_if(&mut right, wi, y);
+                let wf = &lanes(wi);
+                add_scaled(&mut confidence, wf, x);
+                for (acc, &v) in scores.iter_mut().zip(s) {
+                    add_scaled(acc, wf, v);
+                }
+            }
+        }
+        ModeSums {
+            items,
+            confidence,
+            right,
+            scores,
+        }
+    }
 }
 
 /// Every summary figure of the block's `LANES` resamples, lane after lane, in `NAMES` order.
 #[inline(always)]
-pub(super) fn lanes_of(t: &SummaryReplay, c: &Columns, w: &[Weights], out: &mut Vec<Option<f64>>) {
+pub(super) fn lanes_of<K: Kernel>(
+    t: &SummaryReplay,
+    c: &Columns,
+    w: &[Weights],
+    out: &mut Vec<Option<f64>>,
+) {
     let (mut gathered, mut marks) = SCRATCH.take();
-    let g = groups(c, w, &mut gathered);
+    let g = groups::<K>(c, w, &mut gathered);
     // A loop, not an iterator's `collect`: the call must be inlined here for the features.
     let mut modes = [[[None; 5]; LANES]; 2];
     for ((m, track), cols) in modes.iter_mut().zip(&t.tracks).zip(&c.modes) {
-        *m = mode(track, cols, w, &mut gathered, &mut marks);
+        *m = mode::<K>(track, cols, w, &mut gathered, &mut marks);
     }
     SCRATCH.set((gathered, marks));
     let ratio = |x: f64, n: f64| (n > 0.0).then(|| x / n);
@@ -169,10 +281,10 @@ pub(super) fn lanes_of(t: &SummaryReplay, c: &Columns, w: &[Weights], out: &mut 
         out.extend([
             ratio(g.credit[k], items),
             ratio(g.nsum[k], f64::from(g.nitems[k])),
-            ratio(f64::from(g.invalid[k]), items),
+            ratio(f64::from(g.run.invalid[k]), items),
             ratio(acc, acc_n),
             ratio(norm, norm_n),
-            ratio(g.osum[k], f64::from(g.oitems[k])),
+            ratio(g.run.osum[k], f64::from(g.run.oitems[k])),
         ]);
         for m in &modes {
             out.extend(m.get(k).copied().unwrap_or([None; 5]));
@@ -193,47 +305,31 @@ fn gather(at: &[u32], w: &[Weights], into: &mut Vec<Weights>) {
 /// The groups one at a time in name order, as `Groups::macro_figures` takes them; the run's
 /// sums are the sums of its groups'.
 #[inline(always)]
-fn groups(c: &Columns, w: &[Weights], gathered: &mut Vec<Weights>) -> GroupPass {
+fn groups<K: Kernel>(c: &Columns, w: &[Weights], gathered: &mut Vec<Weights>) -> GroupPass {
     gather(&c.at, w, gathered);
     let mut all = GroupPass {
         items: NONE,
         credit: ZERO,
         nitems: NONE,
         nsum: ZERO,
-        invalid: NONE,
-        oitems: NONE,
-        osum: ZERO,
+        run: RunSums {
+            invalid: NONE,
+            oitems: NONE,
+            osum: ZERO,
+        },
         macros: [(ZERO, ZERO); 2],
     };
     let mut from = 0usize;
     for &end in &c.group_ends {
         let end = (end as usize).max(from);
-        let (mut items, mut credit, mut nitems, mut nsum) = (NONE, ZERO, NONE, ZERO);
-        let rows = gathered
-            .get(from..end)
-            .unwrap_or_default()
-            .iter()
-            .zip(c.credit.get(from..end).unwrap_or_default())
-            .zip(c.normalized.get(from..end).unwrap_or_default())
-            .zip(c.outside.get(from..end).unwrap_or_default())
-            .zip(c.flags.get(from..end).unwrap_or_default());
-        for ((((wi, &cr), &nv), &ov), &f) in rows {
-            count(&mut items, wi);
-            count_if(&mut nitems, wi, f & NORMALIZED != 0);
-            count_if(&mut all.invalid, wi, f & INVALID != 0);
-            count_if(&mut all.oitems, wi, f & OUTSIDE != 0);
-            let wf = &lanes(wi);
-            add_scaled(&mut credit, wf, cr);
-            add_scaled(&mut nsum, wf, nv);
-            add_scaled(&mut all.osum, wf, ov);
-        }
+        let g = K::group(c, from..end, gathered, &mut all.run);
         from = end;
         for k in 0..LANES {
-            all.items[k] += items[k];
-            all.nitems[k] += nitems[k];
-            all.credit[k] += credit[k];
-            all.nsum[k] += nsum[k];
-            let groups = [(credit[k], items[k]), (nsum[k], nitems[k])];
+            all.items[k] += g.items[k];
+            all.nitems[k] += g.nitems[k];
+            all.credit[k] += g.credit[k];
+            all.nsum[k] += g.nsum[k];
+            let groups = [(g.credit[k], g.items[k]), (g.nsum[k], g.nitems[k])];
             for ((value, n), (x, m)) in all.macros.iter_mut().zip(groups) {
                 if m > 0 {
                     value[k] += x / f64::from(m);
@@ -247,7 +343,7 @@ fn groups(c: &Columns, w: &[Weights], gathered: &mut Vec<Weights>) -> GroupPass 
 
 /// One mode's ECE, equal-mass ECE, Brier, EPA and NLL, lane by lane.
 #[inline(always)]
-fn mode(
+fn mode<K: Kernel>(
     t: &Track,
     c: &ModeColumns,
     w: &[Weights],
@@ -257,33 +353,16 @@ fn mode(
     gather(&c.at, w, gathered);
     marks.clear();
     marks.reserve(c.at.len() / STEP + 1);
-    let (mut items, mut confidence, mut right) = (NONE, ZERO, NONE);
-    let (mut brier, mut epa, mut nll) = (ZERO, ZERO, ZERO);
-    let rows = gathered
-        .chunks(STEP)
-        .zip(c.confidence.chunks(STEP))
-        .zip(c.correct.chunks(STEP))
-        .zip(c.scores.chunks(STEP));
-    for (((ws, xs), ys), ss) in rows {
-        marks.push([items.map(f64::from), confidence, right.map(f64::from)]);
-        for (((wi, &x), &y), s) in ws.iter().zip(xs).zip(ys).zip(ss) {
-            count(&mut items, wi);
-            count_if(&mut right, wi, y);
-            let wf = &lanes(wi);
-            add_scaled(&mut confidence, wf, x);
-            add_scaled(&mut brier, wf, s[0]);
-            add_scaled(&mut epa, wf, s[1]);
-            add_scaled(&mut nll, wf, s[2]);
-        }
-    }
+    let m = K::mode(c, gathered, marks);
+    let [brier, epa, nll] = m.scores;
     let mut out = [[None; 5]; LANES];
     for (k, lane) in out.iter_mut().enumerate() {
-        let n = f64::from(items[k]);
+        let n = f64::from(m.items[k]);
         let sums = Running {
             t,
             w: gathered,
             marks,
-            total: (n, confidence[k], f64::from(right[k])),
+            total: (n, m.confidence[k], f64::from(m.right[k])),
             k,
         };
         let mean = |x: f64| (n > 0.0).then(|| x / n);
