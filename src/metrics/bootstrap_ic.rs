@@ -10,7 +10,9 @@ use super::bootstrap::Replay;
 use super::flat::{Slot, Sums};
 use super::ic::{IcAccumulator, IcOptions, IcPart};
 use super::ic_figures::{IcFigures, ScopeFigures, TypeFigures};
-use super::lanes::{Lanes, Weights, LANES};
+#[cfg(target_arch = "x86_64")]
+use super::lanes::Lanes;
+use super::lanes::{Weights, LANES};
 use crate::items::Item;
 use flat_parts::{FlatParts, Portable};
 use std::sync::OnceLock;
