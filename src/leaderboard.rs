@@ -24,6 +24,7 @@ mod join;
 pub use crate::metrics::paired_z;
 pub mod pairs;
 pub mod rank;
+mod subset_lanes;
 pub mod tables;
 
 pub use join::{Joined, Replicates, MAX_SUBSETS};

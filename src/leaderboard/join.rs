@@ -7,10 +7,11 @@
 //! their first shared item, strata by name (those under `MIN_STRATUM` units pooled last), subsets
 //! by name.
 
+use super::subset_lanes::SubsetLanes;
 use crate::compare::Run;
 use crate::metrics::bootstrap::{BootstrapOptions, LaneBuf, Resampler};
 use crate::metrics::bootstrap_design::pool_small;
-use crate::metrics::lanes::{add_scaled, lanes, Weights, LANES};
+use crate::metrics::lanes::{Lanes, Weights, LANES};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -43,6 +44,8 @@ pub struct Joined<'r> {
     wanted: Option<Vec<Vec<bool>>>,
     /// The board asked for alone (`only`).
     pub(super) only: Option<String>,
+    /// The subsets laid out for the blocks of lanes, made at the first block.
+    subset_lanes: std::sync::OnceLock<SubsetLanes>,
 }
 
 /// Per resample of a range: every run's value of every figure and subset (`NaN` when undefined),
@@ -135,6 +138,7 @@ impl<'r> Joined<'r> {
             strata,
             wanted: None,
             only: None,
+            subset_lanes: std::sync::OnceLock::new(),
         }
     }
 
@@ -323,7 +327,16 @@ impl<'r> Joined<'r> {
         let start = out.len();
         out.resize(start + used * cols * n, f64::NAN);
         let block = &mut out[start..];
-        let mut sums = vec![([0.0; LANES], [0.0; LANES]); self.subsets.len()];
+        let subsets = self.subset_lanes.get_or_init(|| {
+            let credits: Vec<Vec<f64>> = (0..n).map(|r| self.credits(r)).collect();
+            SubsetLanes::new(&self.subset_of, self.subsets.len(), &credits)
+        });
+        // Each subset's count of draws is every run's: the runs share the draw.
+        let counts = if self.subsets.is_empty() {
+            Vec::new()
+        } else {
+            subsets.block(&buf.shared, &mut buf.by_subset)
+        };
         for (r, run) in self.runs.iter().enumerate() {
             let idx = self.index.get(r).map(Vec::as_slice).unwrap_or_default();
             buf.lanes.clear();
@@ -354,20 +367,11 @@ impl<'r> Joined<'r> {
             if self.subsets.is_empty() {
                 continue;
             }
-            sums.iter_mut()
-                .for_each(|s| *s = ([0.0; LANES], [0.0; LANES]));
-            let credits = run.sample.credits();
-            for ((&j, w), &g) in idx.iter().zip(&buf.shared).zip(&self.subset_of) {
-                if let Some((sum, count)) = sums.get_mut(g as usize) {
-                    let w = lanes(w);
-                    add_scaled(sum, &w, credits.get(j).copied().unwrap_or(0.0));
-                    add_scaled(count, &w, 1.0);
-                }
-            }
-            for (g, (sum, count)) in sums.iter().enumerate() {
+            subsets.sums(r, &buf.by_subset, &mut buf.subset_sums);
+            for (g, (sum, count)) in buf.subset_sums.iter().zip(&counts).enumerate() {
                 for k in 0..used {
-                    let v = if count[k] > 0.0 {
-                        sum[k] / count[k]
+                    let v = if count[k] > 0 {
+                        sum[k] / f64::from(count[k])
                     } else {
                         f64::NAN
                     };
@@ -497,4 +501,7 @@ struct Buffers {
     shared: Vec<Weights>,
     lanes: Vec<Weights>,
     lane_buf: LaneBuf,
+    /// A block's weights in subset order, and one run's sums per subset.
+    by_subset: Vec<Weights>,
+    subset_sums: Vec<Lanes>,
 }

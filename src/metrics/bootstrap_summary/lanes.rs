@@ -295,11 +295,14 @@ pub(super) fn lanes_of<K: Kernel>(
 /// `w` in the order of `at`.
 #[inline(always)]
 fn gather(at: &[u32], w: &[Weights], into: &mut Vec<Weights>) {
+    // Sized first and written in place: a copy through `extend` went by way of the stack.
     into.clear();
-    into.extend(
-        at.iter()
-            .map(|&i| w.get(i as usize).copied().unwrap_or([0; LANES])),
-    );
+    into.resize(at.len(), [0; LANES]);
+    for (o, &i) in into.iter_mut().zip(at) {
+        if let Some(x) = w.get(i as usize) {
+            *o = *x;
+        }
+    }
 }
 
 /// The groups one at a time in name order, as `Groups::macro_figures` takes them; the run's
@@ -449,19 +452,22 @@ impl Running<'_> {
     }
 }
 
-/// `EqualWidth::ece` from the prefix sums at the bins' fixed places in the sorted order.
+/// `EqualWidth::ece` from the prefix sums at the bins' fixed places in the sorted order (each
+/// place's sums found once: a bin's end is the next one's start).
 fn width_ece(t: &Track, n: f64, at: impl Fn(usize) -> (f64, f64, f64)) -> Option<f64> {
     if n <= 0.0 {
         return None;
     }
     let mut ece = 0.0;
-    for b in t.width_at.windows(2) {
-        let (from, to) = (at(b[0]), at(b[1]));
+    let mut from = at(t.width_at.first().copied().unwrap_or(0));
+    for &end in t.width_at.iter().skip(1) {
+        let to = at(end);
         let c = to.0 - from.0;
         if c > 0.0 {
             let (confidence, correct) = (to.1 - from.1, to.2 - from.2);
             ece += (c / n) * (correct / c - confidence / c).abs();
         }
+        from = to;
     }
     Some(ece)
 }
