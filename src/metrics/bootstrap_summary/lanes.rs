@@ -29,8 +29,8 @@ pub(super) const STEP: usize = 16;
 thread_local! {
     /// The weights gathered into a pass's order, and the kept running sums of one mode
     /// (weights, confidences, correct), reused between calls.
-    static SCRATCH: RefCell<(Vec<Weights>, Vec<[Lanes; 3]>)> =
-        const { RefCell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<(Vec<Weights>, Vec<[Lanes; 3]>, Vec<f64>)> =
+        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 /// The records as the lanes read them, made at the first block (a run that is only scored never
@@ -266,14 +266,14 @@ pub(super) fn lanes_of<K: Kernel>(
     w: &[Weights],
     out: &mut Vec<Option<f64>>,
 ) {
-    let (mut gathered, mut marks) = SCRATCH.take();
+    let (mut gathered, mut marks, mut by_lane) = SCRATCH.take();
     let g = groups::<K>(c, w, &mut gathered);
     // A loop, not an iterator's `collect`: the call must be inlined here for the features.
     let mut modes = [[[None; 5]; LANES]; 2];
     for ((m, track), cols) in modes.iter_mut().zip(&t.tracks).zip(&c.modes) {
-        *m = mode::<K>(track, cols, w, &mut gathered, &mut marks);
+        *m = mode::<K>(track, cols, w, &mut gathered, &mut marks, &mut by_lane);
     }
-    SCRATCH.set((gathered, marks));
+    SCRATCH.set((gathered, marks, by_lane));
     let ratio = |x: f64, n: f64| (n > 0.0).then(|| x / n);
     for k in 0..LANES {
         let [(acc, acc_n), (norm, norm_n)] = g.macros.map(|(sum, n)| (sum[k], n[k]));
@@ -352,11 +352,25 @@ fn mode<K: Kernel>(
     w: &[Weights],
     gathered: &mut Vec<Weights>,
     marks: &mut Vec<[Lanes; 3]>,
+    by_lane: &mut Vec<f64>,
 ) -> [[Option<f64>; 5]; LANES] {
     gather(&c.at, w, gathered);
     marks.clear();
     marks.reserve(c.at.len() / STEP + 1);
     let m = K::mode(c, gathered, marks);
+    // The kept running weights lane by lane, each lane's together: the equal-mass edges are
+    // found by bisection over one lane's, which then sit in a few cache lines instead of one
+    // line per probe.
+    let kept = marks.len();
+    by_lane.clear();
+    by_lane.resize(kept * LANES, 0.0);
+    for (c, mark) in marks.iter().enumerate() {
+        for (k, &x) in mark[0].iter().enumerate() {
+            if let Some(slot) = by_lane.get_mut(k * kept + c) {
+                *slot = x;
+            }
+        }
+    }
     let [brier, epa, nll] = m.scores;
     let mut out = [[None; 5]; LANES];
     for (k, lane) in out.iter_mut().enumerate() {
@@ -365,6 +379,7 @@ fn mode<K: Kernel>(
             t,
             w: gathered,
             marks,
+            weights_kept: by_lane.get(k * kept..(k + 1) * kept).unwrap_or_default(),
             total: (n, m.confidence[k], f64::from(m.right[k])),
             k,
         };
@@ -395,6 +410,8 @@ struct Running<'a> {
     w: &'a [Weights],
     /// The lanes' sums before parts 0, STEP, 2·STEP, ...
     marks: &'a [[Lanes; 3]],
+    /// Lane k's running weights of `marks`.
+    weights_kept: &'a [f64],
     /// Lane k's sums over every part.
     total: (f64, f64, f64),
     k: usize,
@@ -438,8 +455,8 @@ impl Running<'_> {
     fn value_at(&self, pos: u64) -> Option<f64> {
         let pos = pos as f64;
         let c = self
-            .marks
-            .partition_point(|m| m[0][self.k] <= pos)
+            .weights_kept
+            .partition_point(|&m| m <= pos)
             .saturating_sub(1);
         let mut count = self.mark(c).0;
         for j in c * STEP..self.t.parts.len() {
