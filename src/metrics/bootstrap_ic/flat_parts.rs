@@ -211,8 +211,8 @@ impl Kernel for Portable {
     }
 }
 
-/// The kernel in AVX-512 intrinsics: sixteen lanes in two registers, every total of a signature
-/// in registers. The portable kernel's operations in its order (a multiply, then an add), so the
+/// The kernel in AVX-512 intrinsics: a block's lanes in registers of eight, every total of a
+/// signature in registers. The portable kernel's operations in its order (a multiply, then an add), so the
 /// same bits.
 #[cfg(target_arch = "x86_64")]
 pub(super) struct Avx512;
@@ -226,33 +226,40 @@ impl Kernel for Avx512 {
         weights: &[Weights],
     ) -> (Lanes, [Lanes; N]) {
         use std::arch::x86_64::*;
-        const _: () = assert!(LANES == 16, "two registers of eight lanes");
+        const R: usize = LANES / 8;
+        const _: () = assert!(LANES % 16 == 0, "whole registers of sixteen counts");
         // SAFETY: `Avx512` is used only inside `IcReplay::lanes_avx512`, compiled with AVX-512
         // F, BW, DQ and VL and called once the CPU was found to have them; every load and
-        // store is of a whole array of sixteen held by reference.
+        // store is of a whole array of `LANES` held by reference.
         unsafe {
             let none = [0u16; LANES];
-            let z = _mm512_setzero_pd();
-            let mut total = (z, z);
-            let mut sums = [(z, z); N];
+            let z = [_mm512_setzero_pd(); R];
+            let mut total = z;
+            let mut sums = [z; N];
             for (k, &i) in items.iter().enumerate() {
                 let w = weights.get(i as usize).unwrap_or(&none);
-                let c = _mm512_cvtepu16_epi32(_mm256_loadu_si256(w.as_ptr().cast()));
-                let lo = _mm512_cvtepu32_pd(_mm512_castsi512_si256(c));
-                let hi = _mm512_cvtepu32_pd(_mm512_extracti64x4_epi64::<1>(c));
-                total = (_mm512_add_pd(total.0, lo), _mm512_add_pd(total.1, hi));
+                let mut f = z;
+                for c in 0..R / 2 {
+                    let h = _mm256_loadu_si256(w.as_ptr().add(16 * c).cast());
+                    let n = _mm512_cvtepu16_epi32(h);
+                    f[2 * c] = _mm512_cvtepu32_pd(_mm512_castsi512_si256(n));
+                    f[2 * c + 1] = _mm512_cvtepu32_pd(_mm512_extracti64x4_epi64::<1>(n));
+                }
+                for (t, &x) in total.iter_mut().zip(&f) {
+                    *t = _mm512_add_pd(*t, x);
+                }
                 for (n, s) in sums.iter_mut().enumerate() {
                     let x = _mm512_set1_pd(values.get(k * N + n).copied().unwrap_or(0.0));
-                    *s = (
-                        _mm512_add_pd(s.0, _mm512_mul_pd(lo, x)),
-                        _mm512_add_pd(s.1, _mm512_mul_pd(hi, x)),
-                    );
+                    for (a, &w) in s.iter_mut().zip(&f) {
+                        *a = _mm512_add_pd(*a, _mm512_mul_pd(w, x));
+                    }
                 }
             }
-            let out = |s: (__m512d, __m512d)| {
+            let out = |s: [__m512d; R]| {
                 let mut l = [0.0; LANES];
-                _mm512_storeu_pd(l.as_mut_ptr(), s.0);
-                _mm512_storeu_pd(l.as_mut_ptr().add(8), s.1);
+                for (r, &x) in s.iter().enumerate() {
+                    _mm512_storeu_pd(l.as_mut_ptr().add(8 * r), x);
+                }
                 l
             };
             (out(total), sums.map(out))
