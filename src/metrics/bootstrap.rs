@@ -74,6 +74,16 @@ pub trait Replay: fmt::Debug + Send + Sync {
             self.figures(&column, out);
         }
     }
+    /// `figures_lanes` where only the figures `wanted` marks (by index into `names`; all when
+    /// `None`) must be right: a replay may leave the others `None` to save their passes.
+    fn figures_lanes_of(
+        &self,
+        weights: &[Weights],
+        _wanted: Option<&[bool]>,
+        out: &mut Vec<Option<f64>>,
+    ) {
+        self.figures_lanes(weights, out);
+    }
 }
 
 /// A run's compact per-item records, ready to resample.
@@ -258,7 +268,8 @@ impl Sample {
             let n = r.names().len();
             let needed = wanted.is_none_or(|w| w.iter().skip(start).take(n).any(|&x| x));
             if needed {
-                r.figures_lanes(weights, part);
+                let own = wanted.and_then(|w| w.get(start..start + n));
+                r.figures_lanes_of(weights, own, part);
             } else {
                 part.resize(n * LANES, None);
             }

@@ -222,6 +222,18 @@ impl Replay for SummaryReplay {
     }
 
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
+        self.figures_lanes_of(weights, None, out);
+    }
+
+    fn figures_lanes_of(
+        &self,
+        weights: &[Weights],
+        wanted: Option<&[bool]>,
+        out: &mut Vec<Option<f64>>,
+    ) {
+        // A mode's pass is taken only when one of its five figures is wanted.
+        let modes =
+            [6, 11].map(|from| wanted.is_none_or(|w| w.iter().skip(from).take(5).any(|&x| x)));
         let Some(c) = self.columns.get_or_init(|| lanes::Columns::of(self)) else {
             // A value that is not finite: lane by lane, as one resample would be drawn.
             let mut column = Vec::new();
@@ -238,14 +250,14 @@ impl Replay for SummaryReplay {
             && std::arch::is_x86_feature_detected!("avx512vl")
         {
             // SAFETY: the CPU has these features, checked on the lines above.
-            return unsafe { lanes::lanes_avx512(self, c, weights, out) };
+            return unsafe { lanes::lanes_avx512(self, c, weights, modes, out) };
         }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, checked on the line above.
-            return unsafe { lanes::lanes_avx2(self, c, weights, out) };
+            return unsafe { lanes::lanes_avx2(self, c, weights, modes, out) };
         }
-        lanes::lanes_of::<lanes::Portable>(self, c, weights, out);
+        lanes::lanes_of::<lanes::Portable>(self, c, weights, modes, out);
     }
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
@@ -385,9 +397,9 @@ mod tests {
             .map(|i| std::array::from_fn(|k| ((i * 5 + k * 11) % 4) as u16))
             .collect();
         let (mut portable, mut wide) = (Vec::new(), Vec::new());
-        lanes_of::<Portable>(&r, &c, &weights, &mut portable);
+        lanes_of::<Portable>(&r, &c, &weights, [true; 2], &mut portable);
         // SAFETY: the CPU has the features, checked above.
-        unsafe { lanes_avx512(&r, &c, &weights, &mut wide) };
+        unsafe { lanes_avx512(&r, &c, &weights, [true; 2], &mut wide) };
         let bits = |v: &[Option<f64>]| -> Vec<Option<u64>> {
             v.iter().map(|x| x.map(f64::to_bits)).collect()
         };

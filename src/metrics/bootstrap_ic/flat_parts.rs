@@ -227,7 +227,10 @@ impl Kernel for Avx512 {
     ) -> (Lanes, [Lanes; N]) {
         use std::arch::x86_64::*;
         const R: usize = LANES / 8;
-        const _: () = assert!(LANES % 16 == 0, "whole registers of sixteen counts");
+        const _: () = assert!(
+            LANES.is_multiple_of(16),
+            "whole registers of sixteen counts"
+        );
         // SAFETY: `Avx512` is used only inside `IcReplay::lanes_avx512`, compiled with AVX-512
         // F, BW, DQ and VL and called once the CPU was found to have them; every load and
         // store is of a whole array of `LANES` held by reference.

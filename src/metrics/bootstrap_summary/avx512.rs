@@ -19,7 +19,10 @@ pub(super) struct Avx512;
 /// Registers of eight `f64` lanes, and of sixteen whole-number lanes, a block holds.
 const R: usize = LANES / 8;
 const C: usize = LANES / 16;
-const _: () = assert!(LANES % 16 == 0, "whole registers of sixteen counts");
+const _: () = assert!(
+    LANES.is_multiple_of(16),
+    "whole registers of sixteen counts"
+);
 
 /// A lane-wide sum: `R` registers of eight.
 #[derive(Clone, Copy)]

@@ -26,10 +26,14 @@ const NONE: Counts = [0; LANES];
 /// one before it, in the same order, so they are the bits a sum kept at every part would have.
 pub(super) const STEP: usize = 16;
 
+/// The weights gathered into a pass's order, the kept running sums of one mode, and their
+/// running weights lane by lane.
+type Scratch = (Vec<Weights>, Vec<[Lanes; 3]>, Vec<f64>);
+
 thread_local! {
     /// The weights gathered into a pass's order, and the kept running sums of one mode
     /// (weights, confidences, correct), reused between calls.
-    static SCRATCH: RefCell<(Vec<Weights>, Vec<[Lanes; 3]>, Vec<f64>)> =
+    static SCRATCH: RefCell<Scratch> =
         const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
@@ -132,9 +136,10 @@ pub(super) unsafe fn lanes_avx512(
     t: &SummaryReplay,
     c: &Columns,
     w: &[Weights],
+    modes: [bool; 2],
     out: &mut Vec<Option<f64>>,
 ) {
-    lanes_of::<super::avx512::Avx512>(t, c, w, out);
+    lanes_of::<super::avx512::Avx512>(t, c, w, modes, out);
 }
 
 /// `lanes_of` compiled for AVX2 (four lanes to an instruction where the baseline has two). Rust
@@ -145,9 +150,10 @@ pub(super) unsafe fn lanes_avx2(
     t: &SummaryReplay,
     c: &Columns,
     w: &[Weights],
+    modes: [bool; 2],
     out: &mut Vec<Option<f64>>,
 ) {
-    lanes_of::<Portable>(t, c, w, out);
+    lanes_of::<Portable>(t, c, w, modes, out);
 }
 
 /// One group's sums: items, credit, items with a normalized value and their sum.
@@ -258,20 +264,25 @@ impl Kernel for Portable {
     }
 }
 
-/// Every summary figure of the block's `LANES` resamples, lane after lane, in `NAMES` order.
+/// Every summary figure of the block's `LANES` resamples, lane after lane, in `NAMES` order;
+/// a mode's figures only where `modes` asks for them (`None` otherwise).
 #[inline(always)]
 pub(super) fn lanes_of<K: Kernel>(
     t: &SummaryReplay,
     c: &Columns,
     w: &[Weights],
+    modes: [bool; 2],
     out: &mut Vec<Option<f64>>,
 ) {
+    let wanted = modes;
     let (mut gathered, mut marks, mut by_lane) = SCRATCH.take();
     let g = groups::<K>(c, w, &mut gathered);
     // A loop, not an iterator's `collect`: the call must be inlined here for the features.
     let mut modes = [[[None; 5]; LANES]; 2];
-    for ((m, track), cols) in modes.iter_mut().zip(&t.tracks).zip(&c.modes) {
-        *m = mode::<K>(track, cols, w, &mut gathered, &mut marks, &mut by_lane);
+    for (((m, track), cols), on) in modes.iter_mut().zip(&t.tracks).zip(&c.modes).zip(wanted) {
+        if on {
+            *m = mode::<K>(track, cols, w, &mut gathered, &mut marks, &mut by_lane);
+        }
     }
     SCRATCH.set((gathered, marks, by_lane));
     let ratio = |x: f64, n: f64| (n > 0.0).then(|| x / n);
