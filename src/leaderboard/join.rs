@@ -67,16 +67,22 @@ impl<'r> Joined<'r> {
         runs.sort_by(|a, b| a.name.cmp(&b.name));
         let first = runs.first().copied();
         // Each run's ids; a repeated id joins once, at its first place in that run.
-        let maps: Vec<HashMap<&str, usize>> = runs
-            .iter()
-            .map(|r| {
-                let mut m = HashMap::with_capacity(r.sample.len());
-                for (i, id) in r.sample.ids().iter().enumerate() {
-                    m.entry(&**id).or_insert(i);
-                }
-                m
-            })
-            .collect();
+        let map = |r: &&'r Run| -> HashMap<&'r str, usize> {
+            let r: &'r Run = r;
+            let mut m = HashMap::with_capacity(r.sample.len());
+            for (i, id) in r.sample.ids().iter().enumerate() {
+                m.entry(&**id).or_insert(i);
+            }
+            m
+        };
+        // Each run's map on every core natively (dozens of runs of thousands of ids).
+        #[cfg(not(target_arch = "wasm32"))]
+        let maps: Vec<HashMap<&str, usize>> = {
+            use rayon::prelude::*;
+            runs.par_iter().map(map).collect()
+        };
+        #[cfg(target_arch = "wasm32")]
+        let maps: Vec<HashMap<&str, usize>> = runs.iter().map(map).collect();
         let mut ids: Vec<&str> = match maps.first() {
             Some(m) => m
                 .keys()

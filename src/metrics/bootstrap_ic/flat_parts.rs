@@ -46,11 +46,13 @@ impl FlatParts {
         if width > usize::from(u16::MAX) {
             return None;
         }
-        let mut ids: HashMap<(Vec<u16>, Vec<u16>), u32> = HashMap::new();
+        // A signature's key: its count sums, a separator no sum number reaches, its valued sums.
+        let mut ids: HashMap<Vec<u16>, u32> = HashMap::new();
         let mut signatures = Vec::new();
-        // Per part: its signature, item and values.
-        let mut decoded: Vec<(u32, u32, Vec<f64>)> = Vec::with_capacity(parts.len());
-        let (mut ones, mut valued) = (Vec::new(), Vec::new());
+        // Per part: its signature, item and where its values start in `values`.
+        let mut decoded: Vec<(u32, u32, u32)> = Vec::with_capacity(parts.len());
+        let mut values: Vec<f64> = Vec::new();
+        let (mut ones, mut valued, mut key) = (Vec::new(), Vec::new(), Vec::new());
         let mut finite = true;
         for (i, p) in parts {
             scratch.add_times(p, 1);
@@ -69,13 +71,24 @@ impl FlatParts {
                     s.set(0.0);
                 }
             });
-            let key = (ones.clone(), valued.iter().map(|&(k, _)| k).collect());
-            let next = signatures.len() as u32;
-            let id = *ids.entry(key).or_insert_with_key(|k| {
-                signatures.push(k.clone());
-                next
-            });
-            decoded.push((id, *i, valued.iter().map(|&(_, x)| x).collect()));
+            key.clear();
+            key.extend(&ones);
+            key.push(u16::MAX);
+            key.extend(valued.iter().map(|&(k, _)| k));
+            let id = match ids.get(key.as_slice()) {
+                Some(&id) => id,
+                None => {
+                    let id = signatures.len() as u32;
+                    ids.insert(key.clone(), id);
+                    signatures.push((ones.clone(), valued.iter().map(|&(k, _)| k).collect()));
+                    id
+                }
+            };
+            let Ok(start) = u32::try_from(values.len()) else {
+                return None;
+            };
+            decoded.push((id, *i, start));
+            values.extend(valued.iter().map(|&(_, x)| x));
         }
         // Signature by signature (in the order first met), parts in item order within each.
         decoded.sort_by_key(|&(id, _, _)| id);
@@ -84,14 +97,17 @@ impl FlatParts {
             signatures,
             runs: Vec::new(),
             items: Vec::with_capacity(decoded.len()),
-            values: Vec::new(),
+            values: Vec::with_capacity(values.len()),
         };
-        for (id, i, values) in decoded {
+        for (id, i, start) in decoded {
             if f.runs.last().is_none_or(|r| r.0 != id) {
                 f.runs.push((id, 0));
             }
+            let n = f.signatures.get(id as usize).map_or(0, |s| s.1.len());
+            let start = start as usize;
             f.items.push(i);
-            f.values.extend(values);
+            f.values
+                .extend(values.get(start..start + n).unwrap_or_default());
             let end = f.items.len() as u32;
             if let Some(r) = f.runs.last_mut() {
                 r.1 = end;
