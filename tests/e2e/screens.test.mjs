@@ -46,6 +46,11 @@ function measure(page) {
     const cut = [...document.querySelectorAll('main td, main th')]
       .filter((c) => shown(c) && c.scrollWidth > c.clientWidth + 1)
       .map((c) => `${name(c)} "${c.textContent.slice(0, 30)}" ${c.scrollWidth} > ${c.clientWidth}`);
+    // On a phone the tables marked to stack reflow: none scrolls sideways in its box.
+    const sideways = innerWidth > 600 ? [] : [...document.querySelectorAll('table.stack')]
+      .filter((t) => shown(t) && t.parentElement.scrollWidth > t.parentElement.clientWidth + 1)
+      .map((t) => `${name(t)} ${t.parentElement.scrollWidth} > ${t.parentElement.clientWidth}`);
+    const stacked = document.querySelectorAll('table.stack').length;
     const svgs = [...document.querySelectorAll('main svg[viewBox]')].filter(shown);
     const small = [];
     let texts = 0;
@@ -90,6 +95,8 @@ function measure(page) {
       page: document.scrollingElement.scrollWidth,
       cardTop: card ? card.getBoundingClientRect().top + scrollY : null,
       cut,
+      sideways,
+      stacked,
       svgs: svgs.length,
       texts,
       small,
@@ -126,6 +133,8 @@ for (const [width, height] of SCREENS) {
         assert.ok(m.cardTop !== null && m.cardTop < m.height, `${at}: the first card starts at ${m.cardTop}, below the first screen (${m.height})`);
         assert.ok(m.page <= m.width, `${at}: the page is ${m.page} px wide`);
         assert.deepEqual(m.cut, [], `${at}: table cells that cut their text`);
+        assert.deepEqual(m.sideways, [], `${at}: stacked tables that still scroll sideways`);
+        if (name !== 'rewardbench') assert.ok(m.stacked > 0, `${at}: tables that stack on a phone`);
         assert.ok(m.svgs > 0 && m.texts > 0, `${at}: a chart with text`);
         assert.deepEqual(m.small, [], `${at}: chart text under 10 px`);
         if (scheme === 'dark') {
