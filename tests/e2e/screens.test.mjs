@@ -5,10 +5,12 @@
 // With several runs the answer is their summary (each run's headline figures), which comes first.
 // A single run (reliability diagram, conditioning versus mixing, the planning table), RewardBench
 // (the margins histogram) and a comparison (its diagram and the differences table) are checked.
-// Screenshots at 390 and 1440 px go to target/e2e/ for a person to look at.
+// Screenshots at 390 and 1440 px go to target/e2e/ for a person to look at. The HTML export (the
+// CLI's, which the page saves byte for byte) follows the same rules at 320 and 390 px.
 import { after, before, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assert, OUT, pick, SAMPLES, settled, setup, status } from './harness.mjs';
+import { assert, CLI, execFileSync, OUT, pick, SAMPLES, settled, setup, status } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -148,3 +150,48 @@ for (const [width, height] of SCREENS) {
     });
   }
 }
+
+test('the HTML export at 320 and 390 px: names whole, conditioning versus mixing stacked, chart text readable', async () => {
+  // Groups named as the issue saw them break ("subjec t_0").
+  const lines = [JSON.stringify({ scorelens: 1, model: 'groups-demo' })];
+  for (let i = 0; i < 240; i += 1) {
+    const p = ((i * 37) % 100) / 100;
+    lines.push(JSON.stringify({ id: `q${i}`, type: 'choice', group: `subject_${i % 12}`, options: ['A', 'B'], gold: 'A', probs: { A: p, B: 1 - p } }));
+  }
+  const data = join(OUT, 'screens-groups.jsonl');
+  writeFileSync(data, `${lines.join('\n')}\n`);
+  const html = join(OUT, 'screens-groups.html');
+  writeFileSync(html, execFileSync(CLI, ['score', '--format', 'html', data], { maxBuffer: 1 << 26 }));
+  for (const width of [320, 390]) {
+    const context = await env.browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`file://${html}`);
+    const m = await page.evaluate(() => {
+      const names = [...document.querySelectorAll('tbody th')].filter((t) => /^subject_\d+$/.test(t.textContent));
+      const lineHeight = (e) => parseFloat(getComputedStyle(e).lineHeight) || parseFloat(getComputedStyle(e).fontSize) * 1.5;
+      const small = [];
+      for (const svg of document.querySelectorAll('svg[viewBox]')) {
+        const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        for (const t of svg.querySelectorAll('text')) {
+          const px = parseFloat(getComputedStyle(t).fontSize) * k;
+          if (px < 9.95) small.push(`"${t.textContent}" ${px.toFixed(1)} px`);
+        }
+      }
+      const stacked = [...document.querySelectorAll('table.stack')];
+      return {
+        page: document.scrollingElement.scrollWidth,
+        names: names.length,
+        broken: names.filter((t) => t.getBoundingClientRect().height > lineHeight(t) * 1.5).map((t) => t.textContent),
+        small,
+        stacked: stacked.length,
+        sideways: stacked.filter((t) => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length,
+      };
+    });
+    assert.ok(m.page <= width, `the export is ${m.page} px wide at ${width} px`);
+    assert.equal(m.names, 12, 'the groups table lists every group');
+    assert.deepEqual(m.broken, [], `group names broken inside at ${width} px`);
+    assert.deepEqual(m.small, [], `chart text under 10 px at ${width} px`);
+    assert.ok(m.stacked > 0 && m.sideways === 0, `conditioning versus mixing stacks at ${width} px`);
+    await context.close();
+  }
+});
