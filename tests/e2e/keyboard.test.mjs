@@ -1,6 +1,7 @@
 // The keyboard: the first Tab reaches a skip link that lands past the header, the drop zone and
 // the samples; the runs' tabs are a WAI-ARIA tab list (one tab in the Tab order, the arrow keys,
-// Home and End move the selection and the focus, the panel names its tab), and Delete closes one.
+// Home and End move the selection and the focus, the panel names its tab), and Delete closes one;
+// the folded drop zone's "Start over" closes them all.
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { assert, open, pick, SAMPLES, settled, setup, status } from './harness.mjs';
@@ -60,5 +61,13 @@ test('a skip link to the report, and the run tabs as a tab list with arrow keys'
   await page.waitForFunction((id) => document.activeElement?.id === id, before[1].id);
   assert.deepEqual((await tabs(page)).map((x) => x.name), [before[1].name, before[2].name]);
   await status(page, 'done', 120000);
+
+  // "Start over" in the folded drop zone closes every run: the landing again, samples shown.
+  assert.equal(await page.$eval('details.samples', (d) => d.open), false, 'the samples are folded while runs are shown');
+  await page.click('[data-testid=drop-zone] button.start-over');
+  await status(page, 'idle', 60000);
+  assert.equal(await page.$('.tab'), null, 'no run left');
+  assert.equal(await page.$eval('[data-testid=drop-zone]', (z) => z.classList.contains('compact')), false);
+  assert.equal(await page.$eval('details.samples', (d) => d.open), true, 'the samples are shown again');
   await t.done();
 });
