@@ -136,7 +136,7 @@ for (const [width, height] of SCREENS) {
         assert.ok(m.page <= m.width, `${at}: the page is ${m.page} px wide`);
         assert.deepEqual(m.cut, [], `${at}: table cells that cut their text`);
         assert.deepEqual(m.sideways, [], `${at}: stacked tables that still scroll sideways`);
-        if (name !== 'rewardbench') assert.ok(m.stacked > 0, `${at}: tables that stack on a phone`);
+        assert.ok(m.stacked > 0, `${at}: tables that stack on a phone`);
         assert.ok(m.svgs > 0 && m.texts > 0, `${at}: a chart with text`);
         assert.deepEqual(m.small, [], `${at}: chart text under 10 px`);
         if (scheme === 'dark') {
