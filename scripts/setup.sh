@@ -70,6 +70,12 @@ if ! .venv/bin/python -c 'import numpy' 2>/dev/null \
   .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/reference/requirements.txt
 fi
 
+# MkDocs, into the same .venv: tests/e2e/mkdocs.test.mjs builds a real docs site with the widget.
+if ! .venv/bin/mkdocs --version 2>/dev/null | grep -q "version 1.6.1 "; then
+  log "installing mkdocs 1.6.1 into .venv (tests/e2e/mkdocs.test.mjs)"
+  .venv/bin/pip install --quiet --disable-pip-version-check mkdocs==1.6.1
+fi
+
 # cargo-fuzz, only for `make fuzz` (`scripts/setup.sh fuzz`; fuzz/run.sh). It runs on the stable toolchain with
 # RUSTC_BOOTSTRAP=1 (the sanitizer flags are unstable), so no nightly download is needed.
 if [ "${1:-}" = fuzz ] && ! cargo fuzz --version >/dev/null 2>&1; then

@@ -199,9 +199,8 @@ fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
             {head(&s)}
             {json_button(&s)}
             {warnings(&s)}
-            <Notes notes=r.notes.clone() reported=r.reported.clone() />
-            {toolbar()}
             {cards(&s)}
+            {toolbar()}
             <div class="columns">
                 {reliability(&s)}
                 <CondMix report=r.clone() />
@@ -209,6 +208,7 @@ fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
             {r.ic.is_some().then(|| ic(&s, false))}
             {r.rewardbench.is_some().then(|| rewardbench(&s))}
             {r.multi.clone().map(|m| view! { <Multi multi=m /> })}
+            <Notes report=r.clone() />
             <Groups groups=Arc::new(r.groups.clone()) total=s.groups_total items=r.items />
         }
         .into_any(),

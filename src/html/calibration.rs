@@ -1,7 +1,7 @@
 //! Calibration in the HTML report: the reliability diagram under each reading, conditioning
 //! against mixing figure by figure, and the conditioning bins as a table.
 
-use super::sections::{heading, td, td_count, td_text, tend, th, thead};
+use super::sections::{heading, td, td_count, td_in, tend, th, thead, thead_stacked};
 use super::{diagram, Html};
 use crate::fmt::{self, Kind};
 use crate::report::Report;
@@ -36,7 +36,7 @@ pub fn section(h: &mut Html, r: &Report, level: u8) {
         "meta",
         "Conditioning renormalises the probabilities over the valid options; mixing spreads the mass the model put outside them evenly over the options. Neither changes the answer.",
     );
-    thead(
+    thead_stacked(
         h,
         &[
             "figure",
@@ -51,18 +51,32 @@ pub fn section(h: &mut Html, r: &Report, level: u8) {
         let (a, b) = (get(c), get(m));
         h.raw("<tr>");
         th(h, label);
-        td(h, a, Kind::Score, &format!("conditioning.{key}"));
-        td(h, b, Kind::Score, &format!("mixing.{key}"));
-        h.el("td", "num", &fmt::diff(a, b, Kind::Score));
-        td_text(h, what);
+        td_in(
+            h,
+            a,
+            Kind::Score,
+            &format!("conditioning.{key}"),
+            "conditioning",
+        );
+        td_in(h, b, Kind::Score, &format!("mixing.{key}"), "mixing");
+        h.raw("<td class=\"num\" data-label=\"mixing − cond.\">")
+            .text(&fmt::diff(a, b, Kind::Score))
+            .raw("</td>");
+        h.el("td", "what", what);
         h.raw("</tr>\n");
     }
     h.raw("<tr>");
     th(h, "items");
-    td_count(h, c.items);
-    td_count(h, m.items);
+    for (n, column) in [(c.items, "conditioning"), (m.items, "mixing")] {
+        h.raw("<td class=\"num\"")
+            .attr("data-label", column)
+            .attr("data-value", &n.to_string())
+            .raw(">")
+            .text(&fmt::count(n))
+            .raw("</td>");
+    }
     h.raw("<td></td>");
-    td_text(h, "items with usable probabilities");
+    h.el("td", "what", "items with usable probabilities");
     h.raw("</tr>\n");
     tend(h);
     heading(h, level + 1, "Reliability bins, conditioning");

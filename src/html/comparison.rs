@@ -2,7 +2,7 @@
 //! report, and each pair's differences with their paired intervals, McNemar's test and the items
 //! only one file has.
 
-use super::sections::{td, td_count, td_text, tend, th, thead};
+use super::sections::{td, td_count, td_in, td_text, tend, th, thead, thead_stacked};
 use super::Html;
 use crate::compare::{Comparison, OnlyIn, Pair};
 use crate::fmt::{self, Kind};
@@ -88,7 +88,7 @@ fn pair(h: &mut Html, p: &Pair) {
                 p.b
             ),
         );
-    thead(
+    thead_stacked(
         h,
         &["figure", "A", "B", "A − B", "95% interval", "differs"],
         &[5],
@@ -98,13 +98,13 @@ fn pair(h: &mut Html, p: &Pair) {
         let unit = fmt::unit(kind);
         h.raw("<tr").attr("data-figure", &d.figure).raw(">");
         th(h, &label);
-        td(h, Some(d.a), kind, "");
-        td(h, Some(d.b), kind, "");
-        h.raw("<td class=\"num\"")
+        td_in(h, Some(d.a), kind, "", "A");
+        td_in(h, Some(d.b), kind, "", "B");
+        h.raw("<td class=\"num\" data-label=\"A − B\"")
             .attr("data-value", &fmt::exact(Some(d.delta)))
             .raw(">")
             .text(&format!("{}{unit}", fmt::signed(d.delta, kind)))
-            .raw("</td><td class=\"num\"")
+            .raw("</td><td class=\"num interval\" data-label=\"95% interval\"")
             .attr("data-lo", &fmt::exact(Some(d.lo)))
             .attr("data-hi", &fmt::exact(Some(d.hi)))
             .raw(">")
@@ -114,7 +114,9 @@ fn pair(h: &mut Html, p: &Pair) {
                 fmt::signed(d.hi, kind)
             ))
             .raw("</td>");
-        td_text(h, if d.distinguishable { "yes" } else { "no" });
+        h.raw("<td data-label=\"differs\">")
+            .text(if d.distinguishable { "yes" } else { "no" })
+            .raw("</td>");
         h.raw("</tr>\n");
     }
     tend(h);

@@ -9,26 +9,33 @@ use crate::report::planning;
 /// The sentence and the table of a run's clustered figures.
 pub fn tree(c: &Clustered) -> Node {
     let plan = planning::of(c);
-    let head = [
+    const HEAD: [&str; 6] = [
         "figure",
         "value",
         "95% interval",
         "detectable (80% power)",
         "design effect",
         "items to halve it",
-    ]
-    .iter()
-    .enumerate()
-    .map(|(i, h)| Node::el("th", if i > 0 { "num" } else { "" }, *h).attr("scope", "col"));
+    ];
+    let head = HEAD
+        .iter()
+        .enumerate()
+        .map(|(i, h)| Node::el("th", if i > 0 { "num" } else { "" }, *h).attr("scope", "col"));
     let rows = plan.rows.iter().map(|row| {
         Node::new("tr")
             .attr("data-figure", row.figure.clone())
             .attr("data-se", row.se.to_string())
             .attr("data-mde", row.mde.to_string())
             .kid(Node::el("th", "", row.figure.clone()).attr("scope", "row"))
-            .kids(row.cells.iter().map(|c| Node::el("td", "num", c.clone())))
+            // Each cell names its column, for the stacked rows of a narrow screen.
+            .kids(
+                row.cells
+                    .iter()
+                    .zip(&HEAD[1..])
+                    .map(|(c, h)| Node::el("td", "num", c.clone()).attr("data-label", *h)),
+            )
     });
-    let table = Node::el("table", "figures planning", "")
+    let table = Node::el("table", "figures planning stack", "")
         .kid(Node::new("thead").kid(Node::new("tr").kids(head)))
         .kid(Node::new("tbody").kids(rows));
     Node::new("div")

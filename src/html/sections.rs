@@ -20,6 +20,17 @@ pub(super) fn heading(h: &mut Html, level: u8, text: &str) {
 /// in `text`.
 pub(super) fn thead(h: &mut Html, columns: &[&str], text: &[usize]) {
     h.raw("<div class=\"scroll\"><table><thead><tr>");
+    head_cells(h, columns, text);
+}
+
+/// A table whose rows stack on a narrow screen, each cell under its column's name: its cells
+/// are written with `td_in`, which names the column (`data-label`).
+pub(super) fn thead_stacked(h: &mut Html, columns: &[&str], text: &[usize]) {
+    h.raw("<div class=\"scroll\"><table class=\"stack\"><thead><tr>");
+    head_cells(h, columns, text);
+}
+
+fn head_cells(h: &mut Html, columns: &[&str], text: &[usize]) {
     for (i, c) in columns.iter().enumerate() {
         let num = i > 0 && !text.contains(&i);
         h.el("th", if num { "num" } else { "" }, c);
@@ -38,7 +49,15 @@ pub(super) fn th(h: &mut Html, text: &str) {
 
 /// A figure's cell: as shown, with its report path and exact value for readers and tests.
 pub(super) fn td(h: &mut Html, v: Option<f64>, kind: Kind, path: &str) {
+    td_in(h, v, kind, path, "");
+}
+
+/// `td` in the column named `column` of a stacked table ("" names none).
+pub(super) fn td_in(h: &mut Html, v: Option<f64>, kind: Kind, path: &str, column: &str) {
     h.raw("<td class=\"num\"");
+    if !column.is_empty() {
+        h.attr("data-label", column);
+    }
     if !path.is_empty() {
         h.attr("data-figure", path);
     }

@@ -31,12 +31,20 @@ pub fn App() -> impl IntoView {
         </header>
         <main data-testid="app" data-status=move || state.status()>
             <DropZone />
+            // Where the skip link (www/index.html) lands: past the header, the drop zone and samples.
+            <span id="report" tabindex="-1"></span>
             <GroupingLine />
             <LeaderboardView />
             <RunSummary />
             <Show when=has_runs>
                 <Tabs />
-                <ActiveRun />
+                <div
+                    id="run-panel"
+                    role="tabpanel"
+                    aria-labelledby=move || state.active.get().map(|id| format!("tab-{id}"))
+                >
+                    <ActiveRun />
+                </div>
             </Show>
             <Show when=move || { state.to_compare().len() >= 2 }>
                 <Comparison />
@@ -46,12 +54,47 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// One tab per run, with a close button; arrow keys are not needed, each tab is a button.
+/// One tab per run, with a close button: a WAI-ARIA tab list. Only the selected tab is in the Tab
+/// order (roving tabindex); the arrow keys, Home and End select and focus another, Delete closes
+/// the focused one.
 #[component]
 fn Tabs() -> impl IntoView {
     let state = super::state::use_state();
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let ids: Vec<u32> = state
+            .runs
+            .with_untracked(|r| r.iter().map(|r| r.id).collect());
+        let Some(at) = state
+            .active
+            .get_untracked()
+            .and_then(|a| ids.iter().position(|&i| i == a))
+        else {
+            return;
+        };
+        let to = match ev.key().as_str() {
+            "ArrowRight" | "ArrowDown" => (at + 1) % ids.len(),
+            "ArrowLeft" | "ArrowUp" => (at + ids.len() - 1) % ids.len(),
+            "Home" => 0,
+            "End" => ids.len() - 1,
+            "Delete" => {
+                client::close(state, ids[at]);
+                at.min(ids.len().saturating_sub(2))
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        let ids: Vec<u32> = state
+            .runs
+            .with_untracked(|r| r.iter().map(|r| r.id).collect());
+        if let Some(&id) = ids.get(to) {
+            state.active.set(Some(id));
+            if let Some(e) = document().get_element_by_id(&format!("tab-{id}")) {
+                let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(e).focus();
+            }
+        }
+    };
     view! {
-        <nav class="tabs" id="runs" aria-label="Runs">
+        <nav class="tabs" id="runs" aria-label="Runs" role="tablist" on:keydown=on_key>
             <For
                 each=move || {
                     let runs = state.runs.get();
@@ -73,10 +116,14 @@ fn RunTab(id: u32, title: String) -> impl IntoView {
     let selected = move || state.active.get() == Some(id);
     let close_label = format!("Close {title}");
     view! {
-        <span class="tab" class:selected=selected>
+        <span class="tab" class:selected=selected role="presentation">
             <button
                 class="tab-name"
-                aria-pressed=move || selected().to_string()
+                role="tab"
+                id=format!("tab-{id}")
+                aria-controls="run-panel"
+                aria-selected=move || selected().to_string()
+                tabindex=move || if selected() { "0" } else { "-1" }
                 on:click=move |_| state.active.set(Some(id))
             >
                 {title}
@@ -84,7 +131,8 @@ fn RunTab(id: u32, title: String) -> impl IntoView {
             <button
                 class="tab-close"
                 aria-label=close_label
-                title="Close"
+                title="Close (Delete)"
+                tabindex="-1"
                 on:click=move |_| client::close(state, id)
             >
                 "×"

@@ -116,15 +116,16 @@ pub fn Comparison() -> impl IntoView {
                 let body = t.rows.iter().map(|row| {
                     let label = match row.first() { Some(Cell::Text(s)) => s.clone(), _ => String::new() };
                     let kind = ROWS.iter().find(|r| r.0 == label).map_or(Kind::Score, |r| r.1);
-                    let cells = row.iter().skip(1).map(|c| {
+                    // Each value names its run, for the stacked rows of a narrow screen.
+                    let cells = row.iter().skip(1).zip(t.columns.iter().skip(1)).map(|(c, run)| {
                         let v = match c { Cell::Num(v) => *v, Cell::Text(_) => None };
-                        view! { <td class="num" data-value=fmt::exact(v)>{cell(v, kind, &label)}</td> }
+                        view! { <td class="num" data-label=run.clone() data-value=fmt::exact(v)>{cell(v, kind, &label)}</td> }
                     }).collect_view();
                     view! { <tr data-figure=label.clone()><th scope="row">{label.clone()}</th>{cells}</tr> }
                 }).collect_view();
                 view! {
                     <div class="scroll">
-                        <table class="figures">
+                        <table class="figures stack">
                             <thead><tr><th></th>{head}</tr></thead>
                             <tbody>{body}</tbody>
                         </table>

@@ -1,4 +1,6 @@
 //! Conditioning against mixing: every calibration figure under both readings, with the difference.
+//! On a phone the table stacks: each figure a block, each number under its column's name
+//! (`data-label`, shown by the stylesheet), so that nothing scrolls sideways.
 
 use super::fmt::{self, Kind};
 use crate::Report;
@@ -16,10 +18,10 @@ pub fn CondMix(report: Report) -> impl IntoView {
             view! {
                 <tr>
                     <th scope="row" title=what>{label}</th>
-                    <td class="num" data-figure=format!("conditioning.{key}") data-value=fmt::exact(a)>{fmt::show(a, Kind::Score)}</td>
-                    <td class="num" data-figure=format!("mixing.{key}") data-value=fmt::exact(b)>{fmt::show(b, Kind::Score)}</td>
-                    <td class="num diff">{fmt::diff(a, b, Kind::Score)}</td>
-                    <td class="muted small">{what}</td>
+                    <td class="num" data-label="conditioning" data-figure=format!("conditioning.{key}") data-value=fmt::exact(a)>{fmt::show(a, Kind::Score)}</td>
+                    <td class="num" data-label="mixing" data-figure=format!("mixing.{key}") data-value=fmt::exact(b)>{fmt::show(b, Kind::Score)}</td>
+                    <td class="num diff" data-label="mixing − cond.">{fmt::diff(a, b, Kind::Score)}</td>
+                    <td class="muted small what">{what}</td>
                 </tr>
             }
         })
@@ -31,7 +33,7 @@ pub fn CondMix(report: Report) -> impl IntoView {
                 "Conditioning renormalises the probabilities over the valid options; mixing spreads the mass "
                 "the model put outside them evenly over the options. Neither changes the answer."
             </p>
-            <div class="scroll"><table class="figures">
+            <div class="scroll"><table class="figures stack">
                 <thead>
                     <tr><th></th><th class="num">"conditioning"</th><th class="num">"mixing"</th><th class="num">"mixing − cond."</th><th></th></tr>
                 </thead>
@@ -39,10 +41,10 @@ pub fn CondMix(report: Report) -> impl IntoView {
                     {rows}
                     <tr>
                         <th scope="row">"items"</th>
-                        <td class="num" data-figure="conditioning.items" data-value=c.items.to_string()>{fmt::count(c.items)}</td>
-                        <td class="num" data-figure="mixing.items" data-value=m.items.to_string()>{fmt::count(m.items)}</td>
+                        <td class="num" data-label="conditioning" data-figure="conditioning.items" data-value=c.items.to_string()>{fmt::count(c.items)}</td>
+                        <td class="num" data-label="mixing" data-figure="mixing.items" data-value=m.items.to_string()>{fmt::count(m.items)}</td>
                         <td></td>
-                        <td class="muted small">"items with usable probabilities"</td>
+                        <td class="muted small what">"items with usable probabilities"</td>
                     </tr>
                 </tbody>
             </table></div>

@@ -53,12 +53,10 @@ fn row(body: &Element, d: &Delta) -> Option<()> {
         if d.distinguishable { "true" } else { "false" },
     );
     set(&add(&tr, "th", "", &label)?, "scope", "row");
-    for v in [d.a, d.b] {
-        set(
-            &add(&tr, "td", "num", &fmt::show(Some(v), kind))?,
-            "data-value",
-            &fmt::exact(Some(v)),
-        );
+    for (v, l) in [(d.a, "A"), (d.b, "B")] {
+        let td = add(&tr, "td", "num", &fmt::show(Some(v), kind))?;
+        set(&td, "data-value", &fmt::exact(Some(v)));
+        set(&td, "data-label", l);
     }
     let delta = add(
         &tr,
@@ -67,10 +65,12 @@ fn row(body: &Element, d: &Delta) -> Option<()> {
         &format!("{}{u}", signed(d.delta, kind)),
     )?;
     set(&delta, "data-value", &fmt::exact(Some(d.delta)));
+    set(&delta, "data-label", "A − B");
     let text = format!("{} to {}{u}", signed(d.lo, kind), signed(d.hi, kind));
     let interval = add(&tr, "td", "num interval", &text)?;
     set(&interval, "data-lo", &fmt::exact(Some(d.lo)));
     set(&interval, "data-hi", &fmt::exact(Some(d.hi)));
+    set(&interval, "data-label", "95% interval");
     let mark = add(
         &tr,
         "td",
@@ -79,6 +79,7 @@ fn row(body: &Element, d: &Delta) -> Option<()> {
     )?;
     if d.distinguishable {
         set(&mark, "title", "the 95% interval excludes 0");
+        set(&mark, "data-label", "differs");
     }
     // The smallest true difference these items detect with 80% power, and the items the
     // observed gap would need.
@@ -87,6 +88,7 @@ fn row(body: &Element, d: &Delta) -> Option<()> {
         .map_or_else(String::new, |m| format!("{}{u}", fmt::show(Some(m), kind)));
     let cell = add(&tr, "td", "num mde", &mde)?;
     set(&cell, "data-value", &fmt::exact(d.mde));
+    set(&cell, "data-label", "detectable");
     if let Some(n) = d.items_needed {
         set(
             &cell,
@@ -137,7 +139,7 @@ fn pair(root: &Element, p: &Pair, k: usize, a: &str, b: &str) -> Option<()> {
     let table = add(
         &add(&div, "div", "scroll", "")?,
         "table",
-        "figures deltas",
+        "figures deltas stack",
         "",
     )?;
     let head = add(&add(&table, "thead", "", "")?, "tr", "", "")?;

@@ -1,5 +1,7 @@
 //! The landing: a drop zone that takes one or several files, a file picker, and a button for
-//! each sample the site ships (listed in `samples/index.json`, written at build time).
+//! each sample the site ships (listed in `samples/index.json`, written at build time). Once runs
+//! are shown it folds to one line (the files, "Add files…", "Start over", the samples behind a
+//! disclosure), so that the report's figures come first on the screen.
 
 use super::client;
 use super::folders;
@@ -114,6 +116,25 @@ pub fn DropZone() -> impl IntoView {
             el.click();
         }
     };
+    // Closes every run and forgets the drop: the page as it was before the first file.
+    let start_over = move |_| {
+        for id in state
+            .runs
+            .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>())
+        {
+            client::close(state, id);
+        }
+        state.grouping.set(None);
+        state.chosen.set(None);
+    };
+    let files = move || {
+        state.runs.with(|r| {
+            r.iter()
+                .map(|r| r.label.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    };
     let try_sample = move |sample: Sample| {
         spawn_local(async move {
             match sample_files(&sample).await {
@@ -142,8 +163,9 @@ pub fn DropZone() -> impl IntoView {
             on:drop=on_drop
         >
             <p class="drop-title">"Drop predictions files or a folder here"</p>
+            <p class="drop-files" title=files>{files}</p>
             <p class="drop-sub">
-                <button class="primary" on:click=open_picker>"Choose files…"</button>
+                <button class="primary" on:click=open_picker>{move || if compact() { "Add files…" } else { "Choose files…" }}</button>
                 <input
                     node_ref=input
                     type="file"
@@ -166,10 +188,13 @@ pub fn DropZone() -> impl IntoView {
                     data-testid="folder-input"
                     on:change=on_pick
                 />
+                " "
+                <button class="start-over" on:click=start_over>"Start over"</button>
             </p>
             <Show when=move || samples.with(|s| !s.is_empty())>
-                <div class="samples" role="group" aria-label="Samples">
-                    <span class="muted">"Try a sample: "</span>
+                <details class="samples" prop:open=move || !compact()>
+                    <summary class="muted">"Try a sample"</summary>
+                    <div class="sample-list" role="group" aria-label="Samples">
                     {move || samples.get().into_iter().map(|s| {
                         let title = format!("{}: {} ({})", s.about, s.files.join(", "), super::fmt::bytes(s.bytes));
                         let (name, key, about) = (s.name.clone(), s.name.clone(), s.about.clone());
@@ -180,7 +205,8 @@ pub fn DropZone() -> impl IntoView {
                             </button>
                         }
                     }).collect_view()}
-                </div>
+                    </div>
+                </details>
             </Show>
             <p class="muted small">
                 "Nothing is uploaded: the files are read and scored by WebAssembly inside this page, "

@@ -1,5 +1,5 @@
-//! The report's header: files and their detected formats, the profile (changeable), the model,
-//! items scored and skipped, and how fast the device read them.
+//! The report's header: the model, the profile (changeable), items scored and skipped, how fast
+//! the device read them, and (folded) the files with their detected formats.
 
 use super::client;
 use super::fmt;
@@ -86,9 +86,14 @@ pub fn ReportHeader(id: u32, scored: Arc<Scored>) -> impl IntoView {
                 <span data-figure="skipped" data-value=r.skipped.to_string()>{fmt::count(r.skipped)}</span>
                 " skipped"
                 {r.benchmark.clone().map(|b| format!(" · benchmark {b}"))}
-                {speed.map(|s| view! { <span class="muted">" · " {s}</span> })}
             </p>
-            <ul class="files">{files}</ul>
+            // Which format each file was read as, and how its fields were mapped: behind a
+            // disclosure, so that on a phone the headline figures follow the model's name.
+            <details class="files-read">
+                <summary class="muted">"How the files were read"</summary>
+                {speed.map(|s| view! { <p class="muted small">{s}</p> })}
+                <ul class="files">{files}</ul>
+            </details>
             {(scored.dropped > 0).then(|| view! {
                 <p class="muted small">{format!(
                     "The item explorer keeps the first {} items; {} more were scored but are not listed.",

@@ -155,7 +155,7 @@ pub fn Ic(ic: IcFigures) -> impl IntoView {
                 </p>
             })}
             {scope_table(o)}
-            <p class="muted small">"Inside I/C the choice and rating ECE are top-label (max q, right when the first arg-max is gold); binary decides and bins on the conditioned q_yes. The calibration panels below use q[answer]."</p>
+            <p class="muted small">"Inside I/C the choice and rating ECE are top-label (max q, right when the first arg-max is gold); binary decides and bins on the conditioned q_yes. The calibration panels use q[answer]."</p>
             {scopes}
             {out_of_scope}
         </section>

@@ -211,8 +211,9 @@ fn histogram(series: &[Series]) -> impl IntoView {
     }
 }
 
-/// Height of one legend row; several series get one row each under the histogram.
-const LEGEND_ROW: f64 = 16.0;
+/// Height of one legend row; several series get one row each under the histogram. Room for
+/// 11 px text on a phone, where the drawing is shrunk about twice (www/style.css keeps text sizes).
+const LEGEND_ROW: f64 = 24.0;
 
 fn height(series: usize) -> f64 {
     if series > 1 {

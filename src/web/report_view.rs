@@ -1,6 +1,7 @@
 //! One run's whole report, panel by panel, in the order a reader asks the questions: what was
-//! read, what went wrong, the headline, the benchmark's own figures, calibration, the
-//! breakdowns, then the items themselves.
+//! read and what went wrong (one short block), the headline, calibration, the benchmark's own
+//! figures and the notes that explain them, the error bars, the exports, the breakdowns, then
+//! the items themselves.
 
 use super::cards::Cards;
 use super::cond_mix::CondMix;
@@ -123,6 +124,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     let report = scored.report.clone();
     let title = state.run(id).map(|r| r.title()).unwrap_or_default();
     let svg_id = format!("reliability-{id}");
+    let export_svg = svg_id.clone();
     let (series, caption) = diagram(state, &scored);
     let groups: Vec<String> = crate::report::groups::in_name_order(&report.groups)
         .into_iter()
@@ -137,23 +139,19 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
         // `data-testid` once every panel is drawn: what tests and the benchmark wait for.
         <div class="report" data-run=id.to_string() data-testid=move || (stage.get() >= STAGES).then_some("report")>
             <ReportHeader id=id scored=scored.clone() />
-            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) html=report_html(state, id, &scored) csv=scored.csv.clone() md=scored.md.clone() svg=svg_id.clone() diagram=has_probs />
             <WarningList warnings=Arc::new(report.warnings.clone()) />
-            <Notes notes=report.notes.clone() reported=report.reported.clone() />
+            <ScopeNotice report=report.clone() />
+            // The answer first: the headline cards, then the diagram and conditioning versus
+            // mixing; the switches, the benchmark's tables and the notes that explain them after.
+            <div class="cards" data-testid="cards">
+                <Cards scored=scored.clone() run=id />
+            </div>
             {has_probs.then(|| view! {
                 <div class="toolbar">
                     <ReadingToggle />
                     <BinningToggle />
                 </div>
             })}
-            <ScopeNotice report=report.clone() />
-            <div class="cards" data-testid="cards">
-                <Cards scored=scored.clone() run=id />
-            </div>
-            <Planning id=id scored=scored.clone() />
-            {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
-            {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
-            {report.multi.clone().map(|m| view! { <Multi multi=m /> })}
             <Show when=move || { stage.get() >= 1 }>{
             let report = calib.clone();
             let (series, caption, svg_id) = (series, caption, svg_id.clone());
@@ -176,6 +174,12 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
                 }
                 .into_any()
             }}</Show>
+            {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
+            {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
+            {report.multi.clone().map(|m| view! { <Multi multi=m /> })}
+            <Notes report=report.clone() />
+            <Planning id=id scored=scored.clone() />
+            <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) html=report_html(state, id, &scored) csv=scored.csv.clone() md=scored.md.clone() svg=export_svg diagram=has_probs />
             // A run of aggregates only (no item) has no groups or items to list: no empty boxes.
             <Show when=move || { stage.get() >= 2 }>
                 {has_groups.then(|| view! {

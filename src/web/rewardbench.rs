@@ -1,6 +1,7 @@
 //! RewardBench (v1 and v2): the overall score, the sections as the official table shows them, every
 //! subset with its weight and interval, the Ties composite, and where the reward model fails: the
-//! margin histogram and each subset's worst items.
+//! margin histogram and each subset's worst items. On a phone the tables stack, each figure under
+//! its column's name (`data-label`).
 
 use super::fmt::{self, Kind};
 use crate::report::intervals::Intervals;
@@ -15,10 +16,10 @@ fn sections(rb: &RewardBenchFigures) -> impl IntoView {
             view! {
                 <tr data-section=s.name.clone()>
                     <th scope="row">{s.name.clone()}</th>
-                    <td class="num" data-figure=format!("rewardbench.sections.{}", s.name) data-value=fmt::exact(s.score)>{fmt::show(s.score, Kind::Share)}</td>
-                    <td class="num">{fmt::count(s.items)}</td>
-                    <td class="num">{fmt::show(s.length_baseline, Kind::Share)}</td>
-                    <td class="muted small">{s.subsets.join(", ")}{missing.map(|m| view! { <span class="warn">" · " {m}</span> })}</td>
+                    <td class="num" data-label="score" data-figure=format!("rewardbench.sections.{}", s.name) data-value=fmt::exact(s.score)>{fmt::show(s.score, Kind::Share)}</td>
+                    <td class="num" data-label="items">{fmt::count(s.items)}</td>
+                    <td class="num" data-label="longer wins">{fmt::show(s.length_baseline, Kind::Share)}</td>
+                    <td class="muted small what">{s.subsets.join(", ")}{missing.map(|m| view! { <span class="warn">" · " {m}</span> })}</td>
                 </tr>
             }
         })
@@ -40,13 +41,13 @@ fn subset_row(s: &SubsetFigures, intervals: &Intervals) -> impl IntoView {
     view! {
         <tr data-subset=s.name.clone()>
             <th scope="row">{s.name.clone()}</th>
-            <td>{s.section.clone().unwrap_or_else(|| "outside the table".to_string())}</td>
-            <td class="num">{s.weight.map(|w| format!("{w}")).unwrap_or_default()}</td>
-            <td class="num">{fmt::count(s.items)}</td>
-            <td class="num" data-figure=format!("rewardbench.subsets.{}", s.name) data-value=fmt::exact(s.score)>{fmt::show(s.score, Kind::Share)}</td>
-            <td class="num muted">{ci.unwrap_or_default()}</td>
-            <td class="num">{fmt::count(s.ties)}</td>
-            <td class="muted small" title="the lowest margins: chosen minus rejected">{worst}{(s.source != "items").then(|| format!(" (from the {} file)", s.source))}</td>
+            <td data-label="section">{s.section.clone().unwrap_or_else(|| "outside the table".to_string())}</td>
+            <td class="num" data-label="weight">{s.weight.map(|w| format!("{w}")).unwrap_or_default()}</td>
+            <td class="num" data-label="items">{fmt::count(s.items)}</td>
+            <td class="num" data-label="score" data-figure=format!("rewardbench.subsets.{}", s.name) data-value=fmt::exact(s.score)>{fmt::show(s.score, Kind::Share)}</td>
+            <td class="num muted" data-label="95% Wilson">{ci.unwrap_or_default()}</td>
+            <td class="num" data-label="ties">{fmt::count(s.ties)}</td>
+            <td class="muted small what" title="the lowest margins: chosen minus rejected">{worst}{(s.source != "items").then(|| format!(" (from the {} file)", s.source))}</td>
         </tr>
     }
 }
@@ -165,7 +166,7 @@ pub fn RewardBench(rb: RewardBenchFigures, intervals: Intervals) -> impl IntoVie
                 })}
             </p>
             <div class="scroll">
-                <table class="figures">
+                <table class="figures stack">
                     <thead><tr><th>"section"</th><th class="num">"score"</th><th class="num">"items"</th><th class="num">"longer wins"</th><th>"subsets"</th></tr></thead>
                     <tbody>{sections(&rb)}</tbody>
                 </table>
@@ -175,7 +176,7 @@ pub fn RewardBench(rb: RewardBenchFigures, intervals: Intervals) -> impl IntoVie
             <details class="subsets">
                 <summary>{format!("{} subsets", rb.subset_details.len())}</summary>
                 <div class="scroll">
-                    <table class="figures">
+                    <table class="figures stack">
                         <thead><tr>
                             <th>"subset"</th><th>"section"</th><th class="num">"weight"</th><th class="num">"items"</th>
                             <th class="num">"score"</th><th class="num">"95% Wilson"</th><th class="num">"ties"</th><th>"worst items"</th>

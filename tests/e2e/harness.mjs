@@ -138,6 +138,15 @@ export async function drop(page, paths, together = false) {
   if (together) await oneRun(page);
 }
 
+/**
+ * Clicks a sample's button. Once runs are shown the drop zone folds and its samples sit behind a
+ * closed disclosure, as a user finds them: it is opened first.
+ */
+export async function clickSample(page, name) {
+  await page.evaluate(() => { const d = document.querySelector('details.samples'); if (d) d.open = true; });
+  await page.click(`button.sample[data-sample="${name}"]`);
+}
+
 /** `data-value` of the element matching `selector` as a number (NaN when absent or empty). */
 export async function value(page, selector) {
   const v = await page.getAttribute(selector, 'data-value');

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { assert, cli, open, OUT, pick, ROOT, settled, setup } from './harness.mjs';
+import { assert, clickSample, cli, open, OUT, pick, ROOT, settled, setup } from './harness.mjs';
 import { checkShown } from './check.mjs';
 
 const LARGE = join(OUT, 'large-100mb.jsonl');
@@ -77,7 +77,7 @@ test('200 MB: the page stays responsive and Cancel stops scoring', { timeout: 24
   assert.ok(answered < 1000, `Cancel answered in ${answered} ms`);
   assert.ok(longest < 250, `longest main-thread task ${longest} ms`);
   // The worker is still usable after a cancel.
-  await page.click('button.sample[data-sample="choice.jsonl"]');
+  await clickSample(page, 'choice.jsonl');
   assert.ok(await settled(page));
   await t.done();
 });

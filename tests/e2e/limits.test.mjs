@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { assert, cli, drop, open, OUT, SAMPLES, settled, setup, status } from './harness.mjs';
+import { assert, clickSample, cli, drop, open, OUT, SAMPLES, settled, setup, status } from './harness.mjs';
 import { checkShown } from './check.mjs';
 
 const CHOICE = join(SAMPLES, 'choice.jsonl');
@@ -65,7 +65,7 @@ test('a file read whole over the cap gets a clear message, not a crash', async (
   await page.waitForFunction(() => document.querySelector('[data-testid=failed]')?.textContent.includes('big.json is'));
   assert.match(await page.textContent('[data-testid=failed]'), /a scorelens file is read whole/);
   // The page goes on: a sample scores.
-  await page.click('button.sample[data-sample="choice.jsonl"]');
+  await clickSample(page, 'choice.jsonl');
   // The refused file's panel may still be shown for a moment: wait for the sample's report itself.
   await page.waitForSelector('[data-testid=report]', { timeout: 60000 });
   assert.ok(await settled(page));
@@ -166,7 +166,7 @@ test('a panic in the worker fails the run under way; the page goes on with a new
   await page.waitForSelector('[data-testid=failed]');
   assert.match(await page.textContent('[data-testid=failed]'), /The scorer stopped while reading this \(RuntimeError: unreachable\)/);
   await page.waitForFunction(() => window.__workers.length === 3);
-  await page.click('button.sample[data-sample="choice.jsonl"]');
+  await clickSample(page, 'choice.jsonl');
   await page.waitForFunction(() => document.querySelectorAll('.tab-name').length === 5);
   assert.ok(await settled(page));
   await checkShown(page, refChoice);

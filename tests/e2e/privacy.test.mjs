@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import { assert, distFiles, DIST, OUT, SAMPLES } from './harness.mjs';
+import { assert, clickSample, distFiles, DIST, OUT, SAMPLES } from './harness.mjs';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-default-apps'];
@@ -157,7 +157,7 @@ test('privacy: nothing leaves the origin and nothing carries file bytes; the CSP
   }
   assert.ok(exported.json.toString('utf8').includes(CANARY), 'the exports do hold the file\'s text (they stay on the device)');
   // A sample too: fetched from the site (a GET of a file the site ships).
-  await page.click('button.sample[data-sample="binary.jsonl"]');
+  await clickSample(page, 'binary.jsonl');
   await page.waitForSelector('[data-testid=comparison]', { timeout: 60000 });
   await page.waitForSelector('main[data-testid=app][data-status=done]', { timeout: 60000 });
   assert.deepEqual(errors, [], 'no page error, console error or dialog during the session');
