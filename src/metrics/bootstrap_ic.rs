@@ -131,12 +131,8 @@ impl Replay for IcReplay {
             .get_or_init(|| FlatParts::of(&self.template, &self.parts));
         if let Some(f) = flat {
             #[cfg(target_arch = "x86_64")]
-            let sums = if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512dq")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-            {
-                // SAFETY: the CPU has these features, checked on the lines above.
+            let sums = if super::lanes::avx512() {
+                // SAFETY: the CPU has these features, checked on the line above.
                 unsafe { Self::lanes_avx512(f, weights) }
             } else if std::arch::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU has AVX2, checked on the line above.
@@ -258,13 +254,8 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_kernels_agree_bit_for_bit() {
-        let avx512 = ["avx512f", "avx512bw", "avx512dq", "avx512vl"];
-        if !std::arch::is_x86_feature_detected!("avx512f")
-            || !std::arch::is_x86_feature_detected!("avx512bw")
-            || !std::arch::is_x86_feature_detected!("avx512dq")
-            || !std::arch::is_x86_feature_detected!("avx512vl")
-        {
-            eprintln!("this CPU lacks {avx512:?}: nothing to compare");
+        if !crate::metrics::lanes::avx512() {
+            eprintln!("this CPU lacks AVX-512: nothing to compare");
             return;
         }
         let items = items(include_str!("../../www/samples/jevbench-public-231.jsonl"));

@@ -244,12 +244,8 @@ impl Replay for SummaryReplay {
             return;
         };
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512dq")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-        {
-            // SAFETY: the CPU has these features, checked on the lines above.
+        if super::lanes::avx512() {
+            // SAFETY: the CPU has these features, checked on the line above.
             return unsafe { lanes::lanes_avx512(self, c, weights, modes, out) };
         }
         #[cfg(target_arch = "x86_64")]
@@ -376,11 +372,7 @@ mod tests {
         use super::SummaryReplay;
         use crate::formats::canonical::chunks::{read_block, Event};
         use crate::metrics::lanes::Weights;
-        if !std::arch::is_x86_feature_detected!("avx512f")
-            || !std::arch::is_x86_feature_detected!("avx512bw")
-            || !std::arch::is_x86_feature_detected!("avx512dq")
-            || !std::arch::is_x86_feature_detected!("avx512vl")
-        {
+        if !crate::metrics::lanes::avx512() {
             eprintln!("this CPU lacks AVX-512: nothing to compare");
             return;
         }

@@ -35,6 +35,16 @@ pub fn count_if(acc: &mut Counts, w: &Weights, on: bool) {
     }
 }
 
+/// Whether this CPU has the AVX-512 features the lanes' intrinsic kernels are compiled with
+/// (F, BW, DQ and VL); they are chosen at run time, so one binary serves every x86-64 CPU.
+#[cfg(target_arch = "x86_64")]
+pub fn avx512() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+}
+
 /// The weights as numbers.
 #[inline(always)]
 pub fn lanes(w: &Weights) -> Lanes {
