@@ -66,7 +66,9 @@ struct Record {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod columns;
 mod lanes;
+mod running;
 
 /// Compact records for the general figures.
 #[derive(Debug, Clone)]
@@ -82,7 +84,7 @@ pub struct SummaryReplay {
     group_ends: Vec<u32>,
     tracks: [Track; 2],
     /// The records laid out for the blocks of lanes, made at the first block.
-    columns: OnceLock<Option<lanes::Columns>>,
+    columns: OnceLock<Option<columns::Columns>>,
 }
 
 impl Default for SummaryReplay {
@@ -234,7 +236,7 @@ impl Replay for SummaryReplay {
         // A mode's pass is taken only when one of its five figures is wanted.
         let modes =
             [6, 11].map(|from| wanted.is_none_or(|w| w.iter().skip(from).take(5).any(|&x| x)));
-        let Some(c) = self.columns.get_or_init(|| lanes::Columns::of(self)) else {
+        let Some(c) = self.columns.get_or_init(|| columns::Columns::of(self)) else {
             // A value that is not finite: lane by lane, as one resample would be drawn.
             let mut column = Vec::new();
             for k in 0..super::lanes::LANES {
@@ -368,7 +370,8 @@ mod tests {
     #[test]
     fn the_kernels_agree_bit_for_bit() {
         use super::super::bootstrap::Replay;
-        use super::lanes::{lanes_avx512, lanes_of, Columns, Portable};
+        use super::columns::Columns;
+        use super::lanes::{lanes_avx512, lanes_of, Portable};
         use super::SummaryReplay;
         use crate::formats::canonical::chunks::{read_block, Event};
         use crate::metrics::lanes::Weights;

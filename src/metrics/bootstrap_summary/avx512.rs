@@ -6,9 +6,8 @@
 //! The operations are the portable kernel's, in its order: a weight widened exactly to `f64`,
 //! multiplied by the value, then added (never fused), so the sums are the same bits.
 
-use super::lanes::{
-    Columns, GroupSums, Kernel, ModeColumns, ModeSums, RunSums, INVALID, NORMALIZED, OUTSIDE, STEP,
-};
+use super::columns::{Columns, ModeColumns, INVALID, NORMALIZED, OUTSIDE};
+use super::lanes::{GroupSums, Kernel, ModeSums, RunSums, STEP};
 use crate::metrics::lanes::{Counts, Lanes, Weights, LANES};
 use std::arch::x86_64::*;
 

@@ -6,15 +6,16 @@
 //! equal-mass ones are found by bisection, `ece_prefix_with`), so no figure costs a pass per
 //! resample. The running sums are kept every `STEP` parts and recomputed in between.
 //!
-//! The passes read `Columns`, the records laid out column by column in the order each pass walks,
-//! with every flag a mask and every missing value a zero, so that the loops have no branch and
-//! keep their sums in vector registers. Each pass first gathers its weights into that order: a
+//! The passes read `Columns` (`columns.rs`), so that the loops have no branch and keep their sums
+//! in vector registers; the ECEs are read off the kept sums by `running.rs`. Each pass first gathers its weights into that order: a
 //! tight gather keeps many loads in flight, where loads inside the sums would stall on each.
 //!
 //! The same figures as `figures` lane by lane, up to the order of the sums (a test holds them to
 //! 1e-12).
 
-use super::{Record, SummaryReplay, Track};
+use super::columns::{Columns, ModeColumns, INVALID, NORMALIZED, OUTSIDE};
+use super::running::{width_ece, Running};
+use super::{SummaryReplay, Track};
 use crate::metrics::ece_em::ece_prefix_with;
 use crate::metrics::lanes::{add_scaled, count, count_if, lanes, Counts, Lanes, Weights, LANES};
 use std::cell::RefCell;
@@ -37,84 +38,6 @@ thread_local! {
         const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
-/// The records as the lanes read them, made at the first block (a run that is only scored never
-/// needs them). `None` where a value is not finite: a lane that drew the item 0 times would add
-/// 0 × ∞, where `figures` adds nothing, so such a run is drawn lane by lane.
-#[derive(Debug, Clone)]
-pub(super) struct Columns {
-    /// The records in group order (groups by name, each in item order): each one's item,
-    /// credit, normalized value and outside mass (0 where it has none) and flags (`NORMALIZED`,
-    /// `INVALID`, `OUTSIDE`).
-    pub at: Vec<u32>,
-    pub credit: Vec<f64>,
-    pub normalized: Vec<f64>,
-    pub outside: Vec<f64>,
-    pub flags: Vec<u8>,
-    /// Where each group ends among them.
-    group_ends: Vec<u32>,
-    modes: [ModeColumns; 2],
-}
-
-/// One mode's calibration parts in ascending confidence, column by column.
-#[derive(Debug, Clone, Default)]
-pub(super) struct ModeColumns {
-    pub at: Vec<u32>,
-    pub confidence: Vec<f64>,
-    pub correct: Vec<bool>,
-    /// Brier, EPA and NLL of each part.
-    pub scores: Vec<[f64; 3]>,
-}
-
-pub(super) const NORMALIZED: u8 = 1;
-pub(super) const INVALID: u8 = 2;
-pub(super) const OUTSIDE: u8 = 4;
-
-impl Columns {
-    pub(super) fn of(s: &SummaryReplay) -> Option<Columns> {
-        let n = s.by_group.len();
-        let mut c = Columns {
-            at: Vec::with_capacity(n),
-            credit: Vec::with_capacity(n),
-            normalized: Vec::with_capacity(n),
-            outside: Vec::with_capacity(n),
-            flags: Vec::with_capacity(n),
-            group_ends: s.group_ends.clone(),
-            modes: Default::default(),
-        };
-        let mut finite = true;
-        for &i in &s.by_group {
-            let r: &Record = s.records.get(i as usize)?;
-            let o = &r.outcome;
-            let norm = o.normalized();
-            let has_outside = !r.outside.is_nan();
-            let outside = if has_outside { r.outside } else { 0.0 };
-            let normalized = norm.unwrap_or(0.0);
-            finite &= o.credit.is_finite() && normalized.is_finite() && outside.is_finite();
-            c.at.push(i);
-            c.credit.push(o.credit);
-            c.normalized.push(normalized);
-            c.outside.push(outside);
-            c.flags.push(
-                (u8::from(norm.is_some()) * NORMALIZED)
-                    | (u8::from(!o.valid) * INVALID)
-                    | (u8::from(has_outside) * OUTSIDE),
-            );
-        }
-        for (m, t) in c.modes.iter_mut().zip(&s.tracks) {
-            for (i, p) in &t.parts {
-                finite &= [p.confidence, p.brier, p.epa, p.nll]
-                    .iter()
-                    .all(|x| x.is_finite());
-                m.at.push(*i);
-                m.confidence.push(p.confidence);
-                m.correct.push(p.correct);
-                m.scores.push([p.brier, p.epa, p.nll]);
-            }
-        }
-        finite.then_some(c)
-    }
-}
-
 /// What the pass over the groups gives: the run's items, credit, items with a normalized
 /// value and their sum, the run-wide sums, and the macro figures' (sum of group means, groups)
 /// per lane.
@@ -127,9 +50,9 @@ struct GroupPass {
     macros: [(Lanes, Lanes); 2],
 }
 
-/// `lanes_of` with the AVX-512 kernels (`avx512`: sixteen lanes in two registers, every sum of
-/// a pass in registers); the same operations in the same order as the portable ones, so the
-/// same bits.
+/// `lanes_of` with the AVX-512 kernels (`avx512`: a block's lanes in registers of eight, every
+/// sum of a pass in registers); the same operations in the same order as the portable ones, so
+/// the same bits.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
 pub(super) unsafe fn lanes_avx512(
@@ -411,91 +334,4 @@ fn mode<K: Kernel>(
         ];
     }
     out
-}
-
-/// Lane `k`'s running sums (weights, weighted confidences, weighted correct answers) over a
-/// mode's parts in ascending confidence, from those kept every `STEP` parts.
-struct Running<'a> {
-    t: &'a Track,
-    /// The weights in the parts' order.
-    w: &'a [Weights],
-    /// The lanes' sums before parts 0, STEP, 2·STEP, ...
-    marks: &'a [[Lanes; 3]],
-    /// Lane k's running weights of `marks`.
-    weights_kept: &'a [f64],
-    /// Lane k's sums over every part.
-    total: (f64, f64, f64),
-    k: usize,
-}
-
-impl Running<'_> {
-    /// Part j's weight in this lane.
-    fn weight(&self, j: usize) -> f64 {
-        self.w.get(j).map_or(0.0, |w| f64::from(w[self.k]))
-    }
-
-    /// The sums kept before part `c · STEP`.
-    fn mark(&self, c: usize) -> (f64, f64, f64) {
-        self.marks.get(c).map_or((0.0, 0.0, 0.0), |m| {
-            (m[0][self.k], m[1][self.k], m[2][self.k])
-        })
-    }
-
-    /// The sums over the first `j` parts, added as the lanes add them.
-    fn at(&self, j: usize) -> (f64, f64, f64) {
-        let len = self.t.parts.len();
-        if j >= len {
-            return self.total;
-        }
-        let c = j / STEP;
-        let mut s = self.mark(c);
-        for at in c * STEP..j {
-            let w = self.weight(at);
-            s.0 += w;
-            if let Some((_, p)) = self.t.parts.get(at) {
-                s.1 += w * p.confidence;
-                if p.correct {
-                    s.2 += w;
-                }
-            }
-        }
-        s
-    }
-
-    /// The value of the first part whose running weight passes `pos`; `None` past the end.
-    fn value_at(&self, pos: u64) -> Option<f64> {
-        let pos = pos as f64;
-        let c = self
-            .weights_kept
-            .partition_point(|&m| m <= pos)
-            .saturating_sub(1);
-        let mut count = self.mark(c).0;
-        for j in c * STEP..self.t.parts.len() {
-            count += self.weight(j);
-            if count > pos {
-                return self.t.values.get(j).copied();
-            }
-        }
-        None
-    }
-}
-
-/// `EqualWidth::ece` from the prefix sums at the bins' fixed places in the sorted order (each
-/// place's sums found once: a bin's end is the next one's start).
-fn width_ece(t: &Track, n: f64, at: impl Fn(usize) -> (f64, f64, f64)) -> Option<f64> {
-    if n <= 0.0 {
-        return None;
-    }
-    let mut ece = 0.0;
-    let mut from = at(t.width_at.first().copied().unwrap_or(0));
-    for &end in t.width_at.iter().skip(1) {
-        let to = at(end);
-        let c = to.0 - from.0;
-        if c > 0.0 {
-            let (confidence, correct) = (to.1 - from.1, to.2 - from.2);
-            ece += (c / n) * (correct / c - confidence / c).abs();
-        }
-        from = to;
-    }
-    Some(ece)
 }

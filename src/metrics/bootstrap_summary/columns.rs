@@ -1,0 +1,83 @@
+//! The summary records laid out for the leaderboard's blocks of lanes: column by column, in
+//! the order each pass walks (the records by group, each mode's parts by confidence), every flag
+//! a mask and every missing value a zero, so that the passes have no branch.
+
+use super::{Record, SummaryReplay};
+
+/// The records as the lanes read them, made at the first block (a run that is only scored never
+/// needs them). `None` where a value is not finite: a lane that drew the item 0 times would add
+/// 0 × ∞, where `figures` adds nothing, so such a run is drawn lane by lane.
+#[derive(Debug, Clone)]
+pub(super) struct Columns {
+    /// The records in group order (groups by name, each in item order): each one's item,
+    /// credit, normalized value and outside mass (0 where it has none) and flags (`NORMALIZED`,
+    /// `INVALID`, `OUTSIDE`).
+    pub at: Vec<u32>,
+    pub credit: Vec<f64>,
+    pub normalized: Vec<f64>,
+    pub outside: Vec<f64>,
+    pub flags: Vec<u8>,
+    /// Where each group ends among them.
+    pub group_ends: Vec<u32>,
+    pub modes: [ModeColumns; 2],
+}
+
+/// One mode's calibration parts in ascending confidence, column by column.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ModeColumns {
+    pub at: Vec<u32>,
+    pub confidence: Vec<f64>,
+    pub correct: Vec<bool>,
+    /// Brier, EPA and NLL of each part.
+    pub scores: Vec<[f64; 3]>,
+}
+
+pub(super) const NORMALIZED: u8 = 1;
+pub(super) const INVALID: u8 = 2;
+pub(super) const OUTSIDE: u8 = 4;
+
+impl Columns {
+    pub(super) fn of(s: &SummaryReplay) -> Option<Columns> {
+        let n = s.by_group.len();
+        let mut c = Columns {
+            at: Vec::with_capacity(n),
+            credit: Vec::with_capacity(n),
+            normalized: Vec::with_capacity(n),
+            outside: Vec::with_capacity(n),
+            flags: Vec::with_capacity(n),
+            group_ends: s.group_ends.clone(),
+            modes: Default::default(),
+        };
+        let mut finite = true;
+        for &i in &s.by_group {
+            let r: &Record = s.records.get(i as usize)?;
+            let o = &r.outcome;
+            let norm = o.normalized();
+            let has_outside = !r.outside.is_nan();
+            let outside = if has_outside { r.outside } else { 0.0 };
+            let normalized = norm.unwrap_or(0.0);
+            finite &= o.credit.is_finite() && normalized.is_finite() && outside.is_finite();
+            c.at.push(i);
+            c.credit.push(o.credit);
+            c.normalized.push(normalized);
+            c.outside.push(outside);
+            c.flags.push(
+                (u8::from(norm.is_some()) * NORMALIZED)
+                    | (u8::from(!o.valid) * INVALID)
+                    | (u8::from(has_outside) * OUTSIDE),
+            );
+        }
+        for (m, t) in c.modes.iter_mut().zip(&s.tracks) {
+            for (i, p) in &t.parts {
+                finite &= [p.confidence, p.brier, p.epa, p.nll]
+                    .iter()
+                    .all(|x| x.is_finite());
+                m.at.push(*i);
+                m.confidence.push(p.confidence);
+                m.correct.push(p.correct);
+                m.scores.push([p.brier, p.epa, p.nll]);
+            }
+        }
+        finite.then_some(c)
+    }
+}
