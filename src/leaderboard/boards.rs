@@ -46,6 +46,7 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
         }
     }
     let design = Design::new(&j.unit_of, &j.strata);
+    let credits: Vec<Vec<f64>> = (0..n).map(|r| j.credits(r)).collect();
     let cx = Context {
         j,
         values,
@@ -53,12 +54,10 @@ pub fn boards(j: &Joined, values: &[f64]) -> (Vec<Board>, Vec<Board>, Vec<String
         resamples: values.len().checked_div(cols * n).unwrap_or(0),
         layout: Layout::new(&design, None),
         design,
-        credits: (0..n).map(|r| j.credits(r)).collect(),
+        outcomes: credits.iter().map(|c| Outcomes::of(c)).collect(),
+        credits,
         members,
-        outcomes: Vec::new(),
     };
-    let outcomes = cx.credits.iter().map(|c| Outcomes::of(c)).collect();
-    let cx = Context { outcomes, ..cx };
     // Each column is independent of the others: on every core natively, in turn in wasm.
     #[cfg(not(target_arch = "wasm32"))]
     let columns: Vec<Column> = {

@@ -68,11 +68,7 @@ pub trait Replay: fmt::Debug + Send + Sync {
     /// `figures` for `LANES` resamples at once, item i counted `weights[i][k]` times in lane k:
     /// appends lane 0's figures, then lane 1's, and so on. The default takes each lane in turn.
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
-        let mut column = Vec::with_capacity(weights.len());
-        for k in 0..LANES {
-            lanes::column(weights, k, &mut column);
-            self.figures(&column, out);
-        }
+        lanes::each_lane(weights, out, |w, out| self.figures(w, out));
     }
     /// `figures_lanes` where only the figures `wanted` marks (by index into `names`; all when
     /// `None`) must be right: a replay may leave the others `None` to save their passes.

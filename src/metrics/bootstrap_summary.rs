@@ -238,12 +238,7 @@ impl Replay for SummaryReplay {
             [6, 11].map(|from| wanted.is_none_or(|w| w.iter().skip(from).take(5).any(|&x| x)));
         let Some(c) = self.columns.get_or_init(|| columns::Columns::of(self)) else {
             // A value that is not finite: lane by lane, as one resample would be drawn.
-            let mut column = Vec::new();
-            for k in 0..super::lanes::LANES {
-                super::lanes::column(weights, k, &mut column);
-                self.figures(&column, out);
-            }
-            return;
+            return super::lanes::each_lane(weights, out, |w, out| self.figures(w, out));
         };
         #[cfg(target_arch = "x86_64")]
         if super::lanes::avx512() {

@@ -73,6 +73,16 @@ pub fn add(acc: &mut Lanes, w: &Lanes) {
     }
 }
 
+/// A block drawn lane by lane: `figures` of each lane's weights in turn, appended to `out` (for
+/// a replay without a lane kernel, or whose kernel cannot take the block).
+pub fn each_lane<O>(weights: &[Weights], out: &mut O, mut figures: impl FnMut(&[u32], &mut O)) {
+    let mut one = Vec::with_capacity(weights.len());
+    for k in 0..LANES {
+        column(weights, k, &mut one);
+        figures(&one, out);
+    }
+}
+
 /// Lane `k` of every item's weights (for a replay without a lane kernel).
 pub fn column(weights: &[Weights], k: usize, out: &mut Vec<u32>) {
     out.clear();

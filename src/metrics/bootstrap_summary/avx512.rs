@@ -7,7 +7,7 @@
 //! multiplied by the value, then added (never fused), so the sums are the same bits.
 
 use super::columns::{Columns, ModeColumns, INVALID, NORMALIZED, OUTSIDE};
-use super::lanes::{GroupSums, Kernel, ModeSums, RunSums, STEP};
+use super::lanes::{GroupSums, Kernel, ModeSums, RunSums};
 use crate::metrics::lanes::{Counts, Lanes, Weights, LANES};
 use std::arch::x86_64::*;
 
@@ -149,16 +149,7 @@ impl Kernel for Avx512 {
             let (mut invalid, mut oitems) = (load_counts(&run.invalid), load_counts(&run.oitems));
             let (mut credit, mut nsum) = (zero(), zero());
             let mut osum = load(&run.osum);
-            let r = rows;
-            let rows = w
-                .get(r.clone())
-                .unwrap_or_default()
-                .iter()
-                .zip(c.credit.get(r.clone()).unwrap_or_default())
-                .zip(c.normalized.get(r.clone()).unwrap_or_default())
-                .zip(c.outside.get(r.clone()).unwrap_or_default())
-                .zip(c.flags.get(r).unwrap_or_default());
-            for ((((wi, &cr), &nv), &ov), &f) in rows {
+            for (wi, cr, nv, ov, f) in c.rows(rows, w) {
                 let wide = widen(wi);
                 count(&mut items, &wide);
                 count_if(&mut nitems, &wide, f & NORMALIZED != 0);
@@ -187,12 +178,7 @@ impl Kernel for Avx512 {
             let (mut items, mut right) = (none(), none());
             let mut confidence = zero();
             let mut scores = [zero(); 3];
-            let rows = w
-                .chunks(STEP)
-                .zip(c.confidence.chunks(STEP))
-                .zip(c.correct.chunks(STEP))
-                .zip(c.scores.chunks(STEP));
-            for (((ws, xs), ys), ss) in rows {
+            for (ws, xs, ys, ss) in c.blocks(w) {
                 marks.push([
                     lanes(counts_f64(items)),
                     lanes(confidence),

@@ -2,7 +2,10 @@
 //! the order each pass walks (the records by group, each mode's parts by confidence), every flag
 //! a mask and every missing value a zero, so that the passes have no branch.
 
+use super::lanes::STEP;
 use super::{Record, SummaryReplay};
+use crate::metrics::lanes::Weights;
+use std::ops::Range;
 
 /// The records as the lanes read them, made at the first block (a run that is only scored never
 /// needs them). `None` where a value is not finite: a lane that drew the item 0 times would add
@@ -79,5 +82,45 @@ impl Columns {
             }
         }
         finite.then_some(c)
+    }
+}
+
+/// One record of the pass over the groups: its weights, credit, normalized value, outside mass
+/// and flags.
+pub(super) type GroupRow<'a> = (&'a Weights, f64, f64, f64, u8);
+
+/// `STEP` parts of a mode (fewer at the end): weights, confidences, correct answers, scores.
+pub(super) type ModeBlock<'a> = (&'a [Weights], &'a [f64], &'a [bool], &'a [[f64; 3]]);
+
+impl Columns {
+    /// Records `r` of the group order, with `w` the weights gathered into that order: what every
+    /// kernel's pass over a group reads.
+    #[inline(always)]
+    pub fn rows<'a>(
+        &'a self,
+        r: Range<usize>,
+        w: &'a [Weights],
+    ) -> impl Iterator<Item = GroupRow<'a>> + 'a {
+        w.get(r.clone())
+            .unwrap_or_default()
+            .iter()
+            .zip(self.credit.get(r.clone()).unwrap_or_default())
+            .zip(self.normalized.get(r.clone()).unwrap_or_default())
+            .zip(self.outside.get(r.clone()).unwrap_or_default())
+            .zip(self.flags.get(r).unwrap_or_default())
+            .map(|((((w, &c), &n), &o), &f)| (w, c, n, o, f))
+    }
+}
+
+impl ModeColumns {
+    /// The parts in blocks of `STEP`, with `w` the weights gathered into the parts' order: what
+    /// every kernel's pass over a mode reads, keeping its running sums before each block.
+    #[inline(always)]
+    pub fn blocks<'a>(&'a self, w: &'a [Weights]) -> impl Iterator<Item = ModeBlock<'a>> + 'a {
+        w.chunks(STEP)
+            .zip(self.confidence.chunks(STEP))
+            .zip(self.correct.chunks(STEP))
+            .zip(self.scores.chunks(STEP))
+            .map(|(((w, x), y), s)| (w, x, y, s))
     }
 }

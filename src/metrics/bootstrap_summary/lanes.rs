@@ -130,16 +130,7 @@ impl Kernel for Portable {
         run: &mut RunSums,
     ) -> GroupSums {
         let (mut items, mut credit, mut nitems, mut nsum) = (NONE, ZERO, NONE, ZERO);
-        let r = rows;
-        let rows = w
-            .get(r.clone())
-            .unwrap_or_default()
-            .iter()
-            .zip(c.credit.get(r.clone()).unwrap_or_default())
-            .zip(c.normalized.get(r.clone()).unwrap_or_default())
-            .zip(c.outside.get(r.clone()).unwrap_or_default())
-            .zip(c.flags.get(r).unwrap_or_default());
-        for ((((wi, &cr), &nv), &ov), &f) in rows {
+        for (wi, cr, nv, ov, f) in c.rows(rows, w) {
             count(&mut items, wi);
             count_if(&mut nitems, wi, f & NORMALIZED != 0);
             count_if(&mut run.invalid, wi, f & INVALID != 0);
@@ -161,12 +152,7 @@ impl Kernel for Portable {
     fn mode(c: &ModeColumns, w: &[Weights], marks: &mut Vec<[Lanes; 3]>) -> ModeSums {
         let (mut items, mut confidence, mut right) = (NONE, ZERO, NONE);
         let mut scores = [ZERO; 3];
-        let rows = w
-            .chunks(STEP)
-            .zip(c.confidence.chunks(STEP))
-            .zip(c.correct.chunks(STEP))
-            .zip(c.scores.chunks(STEP));
-        for (((ws, xs), ys), ss) in rows {
+        for (ws, xs, ys, ss) in c.blocks(w) {
             marks.push([items.map(f64::from), confidence, right.map(f64::from)]);
             for (((wi, &x), &y), s) in ws.iter().zip(xs).zip(ys).zip(ss) {
                 count(&mut items, wi);
