@@ -161,6 +161,21 @@ fn key_of(format: &dyn Format, f: &Offered<'_>) -> (String, String) {
             };
             (format!("dir:{dir}"), run)
         }
+        // lighteval writes a run's details to `details/<model>/<date>/`, one file per task: the
+        // run is the date's folder, named after the model.
+        "lighteval" => {
+            let model = if base(dir).starts_with(|c: char| c.is_ascii_digit()) {
+                base(parent(dir))
+            } else {
+                base(dir)
+            };
+            let run = if model.is_empty() {
+                "lighteval run"
+            } else {
+                model
+            };
+            (format!("dir:{dir}"), run.to_string())
+        }
         // RewardBench names each model's files after the model, in one folder per kind
         // (eval-set/<model>.json beside eval-set-scores/<model>.json).
         n if n.starts_with("rewardbench") => {

@@ -517,3 +517,37 @@ fn csv_no_id_column() {
         "{reason}"
     );
 }
+
+#[test]
+fn lighteval_details_lines() {
+    check_one(
+        "lighteval/details_letters|0_2026-12-06T00-00-00.jsonl",
+        6,
+        &[
+            (Some(2), "not valid JSON: EOF while parsing a string"),
+            (Some(3), "expected a detail object, found an array"),
+            (Some(4), "a `doc` without a `gold_index`"),
+            (Some(5), "`gold_index` 7 is past the 3 choices"),
+            (Some(6), "a `gold_index` that is a string"),
+            (
+                Some(7),
+                "a loglikelihood is not a number (a NaN is null in the table); the answer is invalid",
+            ),
+            (
+                Some(9),
+                "id `letters|0/0` was already seen; this later item is skipped",
+            ),
+            (Some(10), "a `doc.choices` entry that is not text"),
+            (Some(11), "a row without a `model_response` object"),
+            (
+                Some(14),
+                "a generative row whose metrics (bleu) name no correctness: scorelens reads em, exact_match, quasi_exact_match, prefix_exact_match, extractive_match, pass@1, acc, accuracy",
+            ),
+            (Some(15), "a correctness metric of 3, outside [0, 1]"),
+            (
+                None,
+                "on 1 row (first at line 8) the logged acc disagrees with the argmax of the loglikelihoods against doc.gold_index: check the file was not edited",
+            ),
+        ],
+    );
+}

@@ -14,6 +14,7 @@ pub mod helm;
 pub mod inspect;
 pub mod jevbench;
 pub mod json;
+pub mod lighteval;
 pub mod lines;
 pub mod lm_eval;
 pub mod non_finite;
@@ -149,6 +150,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &openai_evals::OpenAiEvals,
     &promptfoo::Promptfoo,
     &evals_api::EvalsApi,
+    &lighteval::LightevalDetails,
     &csv::CsvTable,
     &jevbench::JevBench,
     &inspect::Inspect,

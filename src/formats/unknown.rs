@@ -121,9 +121,12 @@ pub fn unknown_format(head: &[u8]) -> String {
         Looks::Zip => "a zip archive that is not an Inspect log: unzip it and drop its files \
             or its folder"
             .to_string(),
-        Looks::Parquet => "a Parquet table, which scorelens does not read: write it as JSON \
-            Lines (pandas: read_parquet(FILE).to_json(OUT, orient=\"records\", lines=True)) and \
-            drop that"
+        // A Parquet file of its own is decoded before detection by the CLI and the page; one
+        // reaches here from inside a zip or a compressed file, or in the embedded widget.
+        Looks::Parquet => "a Parquet table where it is not read (inside a zip or a compressed \
+            file, or given to the embedded widget): drop the .parquet file itself on the page or \
+            give it to the command-line tool, or write it as JSON Lines (pandas: \
+            read_parquet(FILE).to_json(OUT, orient=\"records\", lines=True))"
             .to_string(),
         Looks::Pdf => {
             "a PDF document, not a results file: drop the file the evaluation wrote".to_string()

@@ -13,6 +13,10 @@ pub(super) enum Compression {
     Zstd,
     /// UTF-16 with a byte-order mark; `true` for big-endian.
     Utf16(bool),
+    /// A Parquet table, read whole and turned into JSON Lines of its rows (natively; the page
+    /// loads its decoder only when such a file is dropped, and hands the session the rows).
+    #[cfg(not(target_arch = "wasm32"))]
+    Parquet,
 }
 
 /// The compression `start` (a source's first bytes, at least 4 of them when it has them) shows.
@@ -20,6 +24,8 @@ pub(super) fn sniff(start: &[u8]) -> Option<Compression> {
     match start {
         [0x1f, 0x8b, ..] => Some(Compression::Gzip),
         [0x28, 0xb5, 0x2f, 0xfd, ..] => Some(Compression::Zstd),
+        #[cfg(not(target_arch = "wasm32"))]
+        [b'P', b'A', b'R', b'1', ..] => Some(Compression::Parquet),
         _ => super::utf16::sniff(start).map(Compression::Utf16),
     }
 }
@@ -50,7 +56,32 @@ pub(super) fn decode<'a>(
         ))),
         Compression::Zstd => utf16_inside(Box::new(ZstdFrames::new(BufReader::new(read))?)),
         Compression::Utf16(big_endian) => Ok(Box::new(super::utf16::Utf16::new(read, big_endian))),
+        #[cfg(not(target_arch = "wasm32"))]
+        Compression::Parquet => parquet_rows(read).map(|rows| Box::new(io::Cursor::new(rows)) as _),
     }
+}
+
+/// The largest Parquet file read: a table is decoded whole (its index is at its end), so it must
+/// fit in memory with the JSON of its rows (at most `scorelens_parquet::MAX_OUTPUT`).
+#[cfg(not(target_arch = "wasm32"))]
+pub const PARQUET_CAP: u64 = 1 << 30;
+
+/// A Parquet table's rows as JSON Lines, or why not in the user's words.
+#[cfg(not(target_arch = "wasm32"))]
+fn parquet_rows(read: impl Read) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    read.take(PARQUET_CAP + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > PARQUET_CAP {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "a Parquet table over {} MiB, which is read whole: split it into smaller files",
+                PARQUET_CAP >> 20
+            ),
+        ));
+    }
+    scorelens_parquet::to_json_lines(bytes, scorelens_parquet::MAX_OUTPUT)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
 /// The decompressed bytes, transcoded when they are UTF-16 (a PowerShell file, gzipped).
@@ -112,6 +143,8 @@ pub fn encoding(start: &[u8]) -> Option<&'static str> {
         Compression::Gzip => "gzip",
         Compression::Zstd => "zstd",
         Compression::Utf16(_) => "UTF-16",
+        #[cfg(not(target_arch = "wasm32"))]
+        Compression::Parquet => "Parquet",
     })
 }
 

@@ -2,6 +2,7 @@
 // `--log_samples` output with and without its results file) are read by the page's wasm with the
 // CLI's figures, and the header says which format it detected and how it mapped it.
 import { after, before, test } from 'node:test';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert, cli, drop, open, ROOT, settled, setup } from './harness.mjs';
 import { checkShown, diffJson } from './check.mjs';
@@ -132,4 +133,50 @@ test('Evals API pages with their run object are one run, with the CLI figures', 
   assert.ok(r.reported.some((x) => x.source === 'OpenAI Evals API' && x.name === 'result_counts.passed'), 'the run\'s own counts are listed');
   await check(['output_items.json', 'run.json'].map((f) => join(EVALS, 'run_b', f)));
   await check([join(EVALS, 'jsonl', 'run_b_output_items.jsonl')]);
+});
+
+const LIGHTEVAL = join(ROOT, 'tests/fixtures/lighteval');
+/** The files directly in the one folder below `dir` (lighteval's `<model>/<date>/`), sorted. */
+function under(dir) {
+  const walk = (d) => readdirSync(d, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+  return walk(dir).sort();
+}
+
+test('lighteval details (Parquet) read with the CLI figures; the decoder is fetched at the drop, not before', async () => {
+  const files = under(join(LIGHTEVAL, 'out/details/dummy'));
+  assert.equal(files.length, 2);
+  const ref = cli(files);
+  assert.equal(ref.status, 0, ref.stderr);
+  const r = ref.report;
+  const t = await open(env);
+  const { page } = t;
+  const decoder = () => t.requests.filter((u) => u.includes('/parquet/'));
+  assert.deepEqual(decoder(), [], 'no Parquet decoder with the page');
+  await drop(page, files, true);
+  assert.ok(await settled(page), 'a report, not an error');
+  await checkShown(page, r);
+  const shown = await shownFiles(page);
+  assert.deepEqual(shown, r.files.map((f) => ({ name: f.name, format: `${f.format} ${f.version}`, mapping: f.mapping })));
+  assert.ok(shown.every((f) => f.format === 'lighteval lighteval details'), JSON.stringify(shown));
+  const reported = await shownReported(page);
+  assert.equal(diffJson(reported, r.reported.map((x) => ({ source: x.source, name: x.name, scope: x.scope, value: x.value }))), null,
+    'lighteval\'s per-task figures and the recomputed acc_norm, as the CLI has them');
+  // The worker's fetch, and the service worker's own when it passes the request on.
+  assert.deepEqual([...new Set(decoder().map((u) => new URL(u).pathname))], ['/parquet/scorelens_parquet.wasm'],
+    `the decoder fetched at the drop: ${decoder()}`);
+  await t.done();
+});
+
+test('a zstd Parquet table is refused in the page with the CLI\'s reason', async () => {
+  const [file] = under(join(LIGHTEVAL, 'zstd'));
+  const ref = cli([file]);
+  assert.notEqual(ref.status, 0);
+  const reason = 'a Parquet table compressed with zstd, which scorelens does not decode';
+  assert.ok(ref.stderr.includes(reason), ref.stderr);
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, [file]);
+  await page.waitForFunction((why) => document.body.textContent.includes(why), reason, { timeout: 60000 });
+  await t.done();
 });

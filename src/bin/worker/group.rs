@@ -50,6 +50,19 @@ pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) 
             all.push(file);
             all_paths.push(path);
         }
+        // A Parquet table becomes the JSON Lines of its rows, under its own name, before its
+        // first bytes are read: from here on it is any JSON Lines file (not inside a zip, whose
+        // entries are not decoded, as natively).
+        for (i, file) in all.iter_mut().enumerate() {
+            let raw = head(file).await.unwrap_or_default();
+            if !raw.starts_with(b"PAR1") || crate::unzip::entry_of(file).is_some() {
+                continue;
+            }
+            match crate::parquet::as_rows(file).await {
+                Ok(rows) => *file = rows,
+                Err(why) => undecoded.push((i, why)),
+            }
+        }
         let (files, paths) = (all, all_paths);
         let mut heads = Vec::with_capacity(files.len());
         for (i, file) in files.iter().enumerate() {

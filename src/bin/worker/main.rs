@@ -25,6 +25,9 @@ mod leaderboard;
 mod loans;
 
 #[cfg(target_arch = "wasm32")]
+mod parquet;
+
+#[cfg(target_arch = "wasm32")]
 mod read;
 
 #[cfg(target_arch = "wasm32")]

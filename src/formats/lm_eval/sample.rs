@@ -331,7 +331,7 @@ fn choice_texts(doc: Option<&Val>, continuations: &[String]) -> Vec<String> {
 }
 
 /// Labels must be distinct; a repeated text gets its position appended (the gold stays by index).
-fn distinct(options: Vec<String>) -> Vec<String> {
+pub(crate) fn distinct(options: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(options.len());
     for (i, o) in options.into_iter().enumerate() {
         if out.contains(&o) {
