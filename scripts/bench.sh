@@ -4,6 +4,8 @@
 #   bash scripts/bench.sh            # everything: criterion benches, Python reference, folder run
 #   bash scripts/bench.sh reference  # only scorelens against the Python reference (1M items)
 #   bash scripts/bench.sh browser    # only the browser benchmark (scripts/bench_browser.mjs)
+#   bash scripts/bench.sh busy       # only the page's main thread under load: small drops with
+#                                    # two busy processes spinning (scripts/bench_busy.mjs)
 #   bash scripts/bench.sh native     # everything but the browser benchmark
 #   bash scripts/bench.sh leaderboard  # only `scorelens leaderboard` on 50 runs of 15,000 items
 #                                      # (the browser benchmark ranks them in the page too)
@@ -21,6 +23,18 @@ RESULTS=target/bench-results
 VENV=target/refvenv
 log() { printf 'bench: %s\n' "$*" >&2; }
 mkdir -p "$DATA" "$RESULTS"
+
+# The page's longest main-thread tasks on small drops (3,000 items, a HELM folder, an lm-eval
+# folder) while two processes keep both cores busy; the busy block of docs/performance.md.
+# Extra arguments for it in BENCH_BUSY_ARGS, e.g. "--profile" (where the time goes, once each).
+if [ "$WHAT" = busy ]; then
+  log "building the site into target/site-bench (trunk, release)"
+  TRUNK_SKIP_VERSION_CHECK=true PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" \
+    trunk build --release --offline --dist target/site-bench
+  # shellcheck disable=SC2086
+  node scripts/bench_busy.mjs --site target/site-bench ${BENCH_BUSY_ARGS:-}
+  exit 0
+fi
 
 for n in 10000 100000 1000000; do
   [ -s "$DATA/items-$n.jsonl" ] || python3 scripts/gen_large.py --items "$n" --out "$DATA/items-$n.jsonl"
@@ -53,6 +67,8 @@ browser() {
   # `make test`; its assertions (a leaderboard, the subset note, under 500 MB) are kept.
   log "the leaderboard in the page: four runs of 200,000 groups (tests/e2e_slow/)"
   SCORELENS_SITE="$PWD/target/site-bench" node --test --test-concurrency=1 tests/e2e_slow/
+  log "the page's main thread on small drops, both cores busy"
+  node scripts/bench_busy.mjs --site target/site-bench
 }
 if [ "$WHAT" = browser ]; then
   browser

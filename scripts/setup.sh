@@ -76,6 +76,12 @@ if ! .venv/bin/mkdocs --version 2>/dev/null | grep -q "version 1.6.1 "; then
   .venv/bin/pip install --quiet --disable-pip-version-check mkdocs==1.6.1
 fi
 
+# Sphinx, into the same .venv: tests/e2e/sphinx.test.mjs builds a second real docs site with the widget.
+if ! .venv/bin/sphinx-build --version 2>/dev/null | grep -qx "sphinx-build 9.0.4"; then
+  log "installing sphinx 9.0.4 into .venv (tests/e2e/sphinx.test.mjs)"
+  .venv/bin/pip install --quiet --disable-pip-version-check sphinx==9.0.4
+fi
+
 # cargo-fuzz, only for `make fuzz` (`scripts/setup.sh fuzz`; fuzz/run.sh). It runs on the stable toolchain with
 # RUSTC_BOOTSTRAP=1 (the sanitizer flags are unstable), so no nightly download is needed.
 if [ "${1:-}" = fuzz ] && ! cargo fuzz --version >/dev/null 2>&1; then

@@ -11,15 +11,14 @@ use crate::leaderboard::tables::tables;
 use crate::leaderboard::{Board, Leaderboard, Standing};
 use crate::table::{Cell, Table};
 
-/// The plot's rows, in pixels; the room for run names on its left and for the marks on its
-/// right; its width.
+/// The plot's rows, in pixels; the room before rank 1 and for the marks on the right; its width.
+/// It is drawn at this size, one SVG unit a pixel, so that the run names beside it (HTML, see
+/// `plot`) line up with its rows: the style sheets give them the same row height and top.
 const ROW: f64 = 16.0;
-const LEFT: f64 = 190.0;
+const LEFT: f64 = 8.0;
 const RIGHT: f64 = 28.0;
-const WIDTH: f64 = 640.0;
+const WIDTH: f64 = 450.0;
 const TOP: f64 = 6.0;
-/// Characters of a run's name written in the plot (the whole name is in its tooltip and the table).
-const NAME_CHARS: usize = 28;
 
 /// A figure's or subset's label and how its values are written.
 pub fn label(figure: &str) -> (String, Kind) {
@@ -62,11 +61,33 @@ fn ranks(lo: u32, hi: u32) -> String {
     }
 }
 
-fn num(text: impl Into<String>) -> Node {
-    Node::el("td", "num", text)
+/// The ranking's columns; the fourth is the figure's own name.
+const COLUMNS: [&str; 8] = [
+    "rank",
+    "tied rank",
+    "run",
+    "",
+    "95% interval",
+    "median rank",
+    "95% rank interval",
+    "differs from next",
+];
+
+fn num(text: impl Into<String>, column: &str) -> Node {
+    Node::el("td", "num", text).attr("data-label", column)
 }
 
-fn row(l: &Leaderboard, b: &Board, i: usize, s: &Standing, kind: Kind, page: bool) -> Node {
+/// One run's row. Each cell carries its column's name (`data-label`): on a phone the table is
+/// `stack`ed, one block per run, each figure under its name, and no part of it scrolls sideways.
+fn row(
+    l: &Leaderboard,
+    b: &Board,
+    i: usize,
+    s: &Standing,
+    shown: (&str, Kind),
+    page: bool,
+) -> Node {
+    let (figure, kind) = shown;
     let name = if page {
         Node::new("th").kid(
             Node::el("button", "link", s.run.clone())
@@ -84,7 +105,8 @@ fn row(l: &Leaderboard, b: &Board, i: usize, s: &Standing, kind: Kind, page: boo
     let mark = match (differs_next(b, i), next) {
         (Some(d), Some(n)) => {
             let text = if d { "yes" } else { "≈ no" };
-            let cell = Node::el("td", if d { "" } else { "same" }, "");
+            let cell =
+                Node::el("td", if d { "" } else { "same" }, "").attr("data-label", COLUMNS[7]);
             if page {
                 cell.kid(
                     Node::el("button", "link", text)
@@ -96,17 +118,23 @@ fn row(l: &Leaderboard, b: &Board, i: usize, s: &Standing, kind: Kind, page: boo
                 cell.text(text)
             }
         }
-        _ => Node::el("td", "", fmt::NA),
+        _ => Node::el("td", "", fmt::NA).attr("data-label", COLUMNS[7]),
     };
     Node::new("tr")
         .attr("data-run", s.run.clone())
-        .kid(num(s.rank.to_string()))
-        .kid(num(s.tied_rank.to_string()).attr("data-tied-rank", s.tied_rank.to_string()))
+        .kid(num(s.rank.to_string(), COLUMNS[0]))
+        .kid(
+            num(s.tied_rank.to_string(), COLUMNS[1])
+                .attr("data-tied-rank", s.tied_rank.to_string()),
+        )
         .kid(name.attr("scope", "row"))
-        .kid(num(fmt::show(Some(s.value), kind)).attr("data-value", fmt::exact(Some(s.value))))
-        .kid(num(interval))
-        .kid(num(s.rank_median.to_string()))
-        .kid(num(ranks(s.rank_lo, s.rank_hi)))
+        .kid(
+            num(fmt::show(Some(s.value), kind), figure)
+                .attr("data-value", fmt::exact(Some(s.value))),
+        )
+        .kid(Node::el("td", "num interval", interval).attr("data-label", COLUMNS[4]))
+        .kid(num(s.rank_median.to_string(), COLUMNS[5]))
+        .kid(num(ranks(s.rank_lo, s.rank_hi), COLUMNS[6]))
         .kid(mark)
 }
 
@@ -117,32 +145,25 @@ fn ranking(l: &Leaderboard, b: &Board, page: bool) -> Node {
     } else {
         "lower"
     };
-    let columns = [
-        ("rank", true),
-        ("tied rank", true),
-        ("run", false),
-        (name.as_str(), true),
-        ("95% interval", true),
-        ("median rank", true),
-        ("95% rank interval", true),
-        ("differs from next", false),
-    ];
-    let head = Node::new("tr").kids(
-        columns
-            .iter()
-            .map(|(c, n)| Node::el("th", if *n { "num" } else { "" }, *c).attr("scope", "col")),
-    );
+    let head = Node::new("tr").kids(COLUMNS.iter().enumerate().map(|(k, c)| {
+        let (text, numeric) = match k {
+            2 | 7 => (*c, false),
+            3 => (name.as_str(), true),
+            _ => (*c, true),
+        };
+        Node::el("th", if numeric { "num" } else { "" }, text).attr("scope", "col")
+    }));
     let rows = b
         .standings
         .iter()
         .enumerate()
-        .map(|(i, s)| row(l, b, i, s, kind, page));
+        .map(|(i, s)| row(l, b, i, s, (&name, kind), page));
     let caption = format!(
         "Ranked by {name} ({better} is better) on {}",
         fmt::plural(l.common, "shared item", "shared items")
     );
     Node::el("div", "scroll", "").kid(
-        Node::el("table", "figures leaderboard", "")
+        Node::el("table", "figures leaderboard stack", "")
             .attr("data-testid", "leaderboard-table")
             .attr("data-figure", b.figure.clone())
             .kid(Node::new("caption").text(caption))
@@ -154,6 +175,9 @@ fn ranking(l: &Leaderboard, b: &Board, page: bool) -> Node {
 /// One row per run, best first: a bar from the 2.5% to the 97.5% rank, a dot at the median, the
 /// name on the left; "≈" between neighbours that do not differ; a tick at every rank, labelled
 /// at every rank up to 20 runs and at 1 and every fifth beyond, so that none collide at 50.
+/// The names are a column of HTML beside the SVG, not text in it: on a phone the plot scrolls
+/// sideways in its box while the names stay pinned at its left edge (sticky), and a long name
+/// ends in an ellipsis at the column's width, which the style sheet narrows on a small screen.
 fn plot(l: &Leaderboard, b: &Board, page: bool) -> Node {
     let n = b.standings.len().max(1);
     let x = |rank: f64| LEFT + (rank - 0.5) / n as f64 * (WIDTH - LEFT - RIGHT);
@@ -168,6 +192,8 @@ fn plot(l: &Leaderboard, b: &Board, page: bool) -> Node {
         .attr("id", "leaderboard-plot")
         .attr("class", "rank-plot")
         .attr("viewBox", format!("0 0 {WIDTH} {}", px(height)))
+        .attr("width", px(WIDTH))
+        .attr("height", px(height))
         .attr("font-size", "11")
         .attr("role", "img")
         .attr("aria-label", title.clone())
@@ -200,32 +226,18 @@ fn plot(l: &Leaderboard, b: &Board, page: bool) -> Node {
             );
         }
     }
-    svg = svg.kid(
-        Node::new("text")
-            .attr("x", px(LEFT - 8.0))
-            .attr("y", px(bottom + 16.0))
-            .attr("text-anchor", "end")
-            .text("rank"),
-    );
+    // The SVG's label (its `aria-label`) names the picture; the names beside it are part of it.
+    let mut names = Node::el("div", "rank-names", "").attr("aria-hidden", "true");
     for (i, s) in b.standings.iter().enumerate() {
         let y = TOP + ROW * i as f64 + ROW / 2.0;
-        let short: String = if s.run.chars().count() > NAME_CHARS {
-            s.run.chars().take(NAME_CHARS - 1).collect::<String>() + "…"
-        } else {
-            s.run.clone()
-        };
+        names = names.kid(
+            Node::el("div", "run-name", s.run.clone())
+                .attr("data-run", s.run.clone())
+                .attr("title", s.run.clone()),
+        );
         let row = Node::new("g")
             .attr("class", "rank-row")
             .attr("data-run", s.run.clone())
-            .kid(
-                Node::new("text")
-                    .attr("class", "run-name")
-                    .attr("x", px(LEFT - 8.0))
-                    .attr("y", px(y + 4.0))
-                    .attr("text-anchor", "end")
-                    .text(short)
-                    .kid(Node::new("title").text(s.run.clone())),
-            )
             .kid(
                 Node::new("line")
                     .attr("class", "rank-bar")
@@ -258,9 +270,9 @@ fn plot(l: &Leaderboard, b: &Board, page: bool) -> Node {
                     .kid(Node::new("title").text(format!("Compare {} and {}", s.run, next.run)))
                     .kid(
                         Node::new("rect")
-                            .attr("x", px(LEFT))
+                            .attr("x", "0")
                             .attr("y", px(gap - 4.0))
-                            .attr("width", px(WIDTH - LEFT))
+                            .attr("width", px(WIDTH))
                             .attr("height", "8")
                             .attr("fill", "transparent"),
                     );
@@ -277,9 +289,15 @@ fn plot(l: &Leaderboard, b: &Board, page: bool) -> Node {
             svg = svg.kid(mark);
         }
     }
-    // On a phone the plot keeps a legible size and scrolls in its own box.
+    names = names.kid(Node::el("div", "rank-axis", "rank"));
+    // On a phone the plot keeps a legible size and scrolls in its own box, the names pinned.
     Node::new("figure")
-        .kid(Node::el("div", "scroll", "").kid(svg))
+        .kid(
+            Node::el("div", "scroll rank-scroll", "")
+                .attr("data-testid", "rank-scroll")
+                .kid(names)
+                .kid(svg),
+        )
         .kid(Node::new("figcaption").text(format!(
         "95% rank intervals on {name}, best first: bar from the 2.5% to the 97.5% rank, dot at the \
          median; ≈ marks neighbours that do not differ after Holm's adjustment."

@@ -2,7 +2,8 @@
 //! one block per row, each cell under its column's name; the others scroll in their own box with
 //! the first column kept in view; diagrams scale with their box, their text at one size on screen
 //! where the browser can divide lengths in `calc()`; names wrap between words, never inside one
-//! that fits) and prints on paper.
+//! that fits; the rank plot at its own size, scrolling beside its pinned run names) and prints on
+//! paper.
 
 pub const CSS: &str = "\
 *{box-sizing:border-box}\
@@ -30,16 +31,24 @@ svg text{font:11px system-ui,sans-serif;fill:#333}.grid{stroke:#e4e4e4}.frame{fi
 .gap.over{fill:#e45756;opacity:.35}.gap.under{fill:#54a24b;opacity:.35}.conf{stroke:#222;stroke-width:1.5}\
 .ci{stroke:#222}.hist{fill:#9ecae9}\
 .pair{margin:1em 0}caption{text-align:left;font-weight:600;padding:.3em 0}td.same,.rank-plot .same text{color:#b8470d;fill:#b8470d}footer{margin:2em 0 1em;border-top:1px solid #ddd;padding-top:.5em}\
-.rank-plot{min-width:480px}\
+.leaderboard-view figure{max-width:680px}.rank-scroll{display:flex;align-items:flex-start}\
+.rank-names{flex:none;position:sticky;left:0;z-index:1;max-width:min(190px,45%);padding:6px 8px 0 0;background:#fff;\
+font-size:11px;line-height:16px;text-align:right}\
+.rank-names .run-name{height:16px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.rank-axis{padding-top:4px}\
+.rank-plot{flex:none;width:auto;height:auto}\
 @supports (width:calc(1px*2px/1px)){figure{container-type:inline-size}\
-svg text{font-size:calc(11px*560px/100cqw)}.rank-plot text{font-size:calc(11px*640px/max(480px,100cqw))}}\
+svg text{font-size:calc(11px*560px/100cqw)}.rank-plot text{font-size:11px}}\
 @media (max-width:600px){main{padding:10px}table.stack,table.stack tbody{display:block}\
 table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}\
 table.stack tr{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:2px 10px;padding:5px 0;border-bottom:1px solid #eee}\
 table.stack th,table.stack td{padding:0;border:0;text-align:left;white-space:normal}\
 table.stack tbody th{position:static;grid-column:1/-1;max-width:none}table.stack td.what{grid-column:1/-1}\
 table.stack td.interval{grid-column:span 2}table.stack td:empty{display:none}\
-table.stack td[data-label]::before{content:attr(data-label);display:block;color:#555;font-size:.8em}}\
+table.stack td[data-label]::before{content:attr(data-label);display:block;color:#555;font-size:.8em}\
+table.stack caption{display:block}table.stack.leaderboard tr{grid-template-columns:repeat(4,minmax(0,1fr))}\
+table.stack.leaderboard tbody th{order:-1}table.stack.leaderboard td{order:4}table.stack.leaderboard td:nth-of-type(1){order:0}\
+table.stack.leaderboard td:nth-of-type(2){order:3}table.stack.leaderboard td:nth-of-type(3){order:1}\
+table.stack.leaderboard td.interval{order:2}}\
 @media print{body{font-size:10pt}main{max-width:none;padding:0}.scroll{overflow:visible}\
 tbody th{position:static}.card,figure,tr{break-inside:avoid}h2,h3{break-after:avoid}\
 a{color:inherit;text-decoration:none}.top{display:none}\

@@ -3,7 +3,9 @@
 // exports must be `scorelens leaderboard DIR` byte for byte: the JSON, and the CSV, Markdown and
 // HTML on the default figure and on another one picked in the menu. A click on a run opens its
 // report, a click on the mark between two runs opens their comparison; at 390 px nothing in the
-// view reaches past the viewport; no request leaves the site (`done`).
+// view reaches past the viewport; no request leaves the site (`done`). On a phone (320 and 390
+// px, light and dark) the table stacks and the rank plot scrolls in its box with the run names
+// pinned beside it.
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -159,13 +161,13 @@ test('dark mode: the rank plot\'s names, ticks, marks and medians keep WCAG AA c
     const check = (selector, prop, need) => {
       const els = [...document.querySelectorAll(selector)];
       for (const e of els) {
-        const r = ratio(rgb(getComputedStyle(e)[prop]).slice(0, 3), behind(e.closest('svg')));
+        const r = ratio(rgb(getComputedStyle(e)[prop]).slice(0, 3), behind(e.closest('svg') || e));
         out.push({ selector, need, ratio: Math.round(r * 100) / 100 });
       }
       return els.length;
     };
     const counts = {
-      names: check('#leaderboard-plot .run-name', 'fill', 4.5),
+      names: check('.rank-names .run-name', 'color', 4.5),
       ticks: check('#leaderboard-plot text.tick', 'fill', 4.5),
       same: check('#leaderboard-plot .between.same text', 'fill', 4.5),
       medians: check('#leaderboard-plot .rank-median', 'fill', 3),
@@ -180,4 +182,140 @@ test('dark mode: the rank plot\'s names, ticks, marks and medians keep WCAG AA c
   assert.deepEqual(weak, [], 'marks and labels under WCAG AA in dark mode');
   await page.locator('[data-testid=leaderboard]').screenshot({ path: join(OUT, 'leaderboard-dark-1440.png') });
   await t.done();
+});
+
+/**
+ * The leaderboard on a phone, measured after the plot's box is scrolled to its right end: what is
+ * wider than the viewport or reaches past it outside the plot's declared scroller (or a clipped
+ * box, such as the stacked table's hidden header); whether the table's box scrolls sideways; per
+ * row, whether name, value and rank are inside the viewport and the name whole; and per plot
+ * row, whether its name is inside the viewport and the scroller, on top (not under the plot), at
+ * the height of its median dot, large enough and, in dark mode, with AA contrast.
+ */
+function phone(page, root = '[data-testid=leaderboard]') {
+  return page.evaluate((root) => {
+    const vw = document.documentElement.clientWidth;
+    const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const behind = (e) => {
+      for (let p = e; p; p = p.parentElement) {
+        const c = rgb(getComputedStyle(p).backgroundColor);
+        if (c.length >= 3 && (c.length < 4 || c[3] > 0)) return c.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    const name = (e) => `${e.tagName.toLowerCase()}.${e.className?.baseVal ?? e.className}`;
+    const within = (r, left, right) => r.width > 0 && r.left >= left - 0.5 && r.right <= right + 0.5;
+    const scroller = document.querySelector(`${root} [data-testid=rank-scroll]`);
+    scroller.scrollIntoView({ block: 'center' });
+    scroller.scrollLeft = scroller.scrollWidth;
+    const clipped = (e) => {
+      for (let p = e.parentElement; p && p !== scroller; p = p.parentElement) {
+        if (['hidden', 'clip'].includes(getComputedStyle(p).overflowX)) return true;
+      }
+      return false;
+    };
+    const past = [];
+    for (const e of document.querySelectorAll(`${root}, ${root} *`)) {
+      if (scroller.contains(e) && e !== scroller) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 && !within(r, 0, vw) && !clipped(e)) past.push(`${name(e)} ${Math.round(r.left)}–${Math.round(r.right)}`);
+    }
+    const table = document.querySelector('[data-testid=leaderboard-table]');
+    const rows = [...table.querySelectorAll('tbody tr')].map((tr) => {
+      const th = tr.querySelector('th');
+      const value = tr.querySelector('td[data-value]');
+      const rank = tr.querySelector('td');
+      return {
+        run: tr.dataset.run,
+        seen: [th, value, rank].every((c) => within(c.getBoundingClientRect(), 0, vw)),
+        whole: th.scrollWidth <= th.clientWidth + 1,
+      };
+    });
+    const box = scroller.getBoundingClientRect();
+    const dots = [...document.querySelectorAll('#leaderboard-plot .rank-row')].map((g) => {
+      const r = g.querySelector('.rank-median').getBoundingClientRect();
+      return { run: g.dataset.run, y: r.top + r.height / 2 };
+    });
+    const names = [...scroller.querySelectorAll('.rank-names .run-name')].map((e, i) => {
+      const r = e.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + Math.min(r.width, 20) / 2, r.top + r.height / 2);
+      const s = getComputedStyle(e);
+      return {
+        run: e.dataset.run,
+        seen: within(r, Math.max(0, box.left), Math.min(vw, box.right)) && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5,
+        onTop: top === e || e.contains(top),
+        level: Math.abs(r.top + r.height / 2 - dots[i].y) <= 2,
+        px: parseFloat(s.fontSize),
+        contrast: ratio(rgb(s.color).slice(0, 3), behind(e)),
+      };
+    });
+    const ticks = [...document.querySelectorAll('#leaderboard-plot text.tick')];
+    const lastTick = ticks.at(-1).getBoundingClientRect();
+    return {
+      vw,
+      page: document.documentElement.scrollWidth,
+      past: past.slice(0, 10),
+      declared: getComputedStyle(scroller).overflowX,
+      scrolled: scroller.scrollLeft,
+      tableSideways: table.parentElement.scrollWidth - table.parentElement.clientWidth,
+      rows,
+      names,
+      dots: dots.map((d) => d.run),
+      lastTick: { text: ticks.at(-1).textContent, seen: within(lastTick, Math.max(0, box.left), Math.min(vw, box.right)) },
+    };
+  }, root);
+}
+
+/** The checks of a phone's view on `m` (from `phone`), at `at`. */
+function phoneChecks(m, at, dark) {
+  assert.ok(m.page <= m.vw, `${at}: the page is ${m.page} px wide`);
+  assert.deepEqual(m.past, [], `${at}: elements past the viewport outside the plot's scroller`);
+  assert.equal(m.tableSideways, 0, `${at}: the table scrolls sideways`);
+  assert.equal(m.rows.length, 12);
+  assert.deepEqual(m.rows.filter((r) => !r.seen || !r.whole), [], `${at}: rows whose name, value or rank is out of view, or whose name is cut`);
+  // The plot is wider than a phone: it scrolls in its own box, declared so.
+  assert.equal(m.declared, 'auto', `${at}: the plot's box scrolls`);
+  assert.ok(m.scrolled > 0, `${at}: the plot's box did not scroll (${m.scrolled})`);
+  assert.ok(m.lastTick.seen && m.lastTick.text === '12', `${at}: the last rank's label is in view at the right end`);
+  assert.deepEqual(m.names.map((n) => n.run), m.dots, `${at}: one name per plot row, in its order`);
+  const bad = m.names.filter((n) => !n.seen || !n.onTop || !n.level || n.px < 10 || (dark && n.contrast < 4.5));
+  assert.deepEqual(bad, [], `${at}: names out of view, under the plot, off their row, under 10 px or under 4.5:1`);
+}
+
+test('on a phone, light and dark: the table stacked and whole, the rank plot scrolled to its end with every run name in view', { timeout: 600000 }, async () => {
+  const files = writeRuns();
+  const t = await open(env);
+  const { page } = t;
+  await drop(page, files);
+  await page.waitForSelector('[data-testid=leaderboard-table]', { timeout: 300000 });
+  await status(page, 'done', 300000);
+  for (const width of [320, 390]) {
+    for (const scheme of ['light', 'dark']) {
+      const at = `${width} px, ${scheme}`;
+      await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      phoneChecks(await phone(page), at, scheme === 'dark');
+      await page.locator('[data-testid=leaderboard]').screenshot({ path: join(OUT, `leaderboard-${width}-${scheme}.png`) });
+    }
+  }
+  await t.done();
+});
+
+test('the leaderboard\'s HTML export on a phone: the table stacked and whole, the plot scrolled with its names pinned', async () => {
+  writeRuns();
+  const html = join(OUT, 'leaderboard-12.html');
+  writeFileSync(html, cli(['--format', 'html']));
+  for (const width of [320, 390]) {
+    const context = await env.browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`file://${html}`);
+    phoneChecks(await phone(page, '.leaderboard-view'), `the export at ${width} px`, false);
+    await context.close();
+  }
 });

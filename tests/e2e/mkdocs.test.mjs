@@ -3,32 +3,25 @@
 // the widget two levels up with a relative path. The site is served at the root and under a
 // sub-path (/project/, as a GitHub Pages project site): both draw the diagram and fetch the wasm
 // beside the module. A page whose widget folder lacks its wasm says which URL failed, in the
-// element and in a `failed` event.
+// element and in a `failed` event. The serving and the checks are docs_site.mjs's, which the
+// Sphinx test shares.
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { assert, DIST, OUT, ROOT, SAMPLES } from './harness.mjs';
-import { serve } from './server.mjs';
+import { assert, OUT, ROOT } from './harness.mjs';
+import { drawsDiagram, LISTEN, saysWhichUrlFailed, serveSite, shipWidget, tool } from './docs_site.mjs';
 
-const MKDOCS = join(ROOT, '.venv/bin/mkdocs');
 const WORK = join(OUT, 'mkdocs');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-default-apps'];
 
-/** Writes the MkDocs project and builds it into WORK/serve/<under>; the folder served. */
+/** Writes the MkDocs project and builds it twice into WORK/serve/{root,project}; that folder. */
 function build() {
+  const mkdocs = tool(join(ROOT, '.venv/bin/mkdocs'), 'MkDocs');
   rmSync(WORK, { recursive: true, force: true });
   const docs = join(WORK, 'project/docs');
   mkdirSync(join(docs, 'guide'), { recursive: true });
-  mkdirSync(join(docs, 'data'), { recursive: true });
-  // The widget as a docs site ships it: dist/embed/ copied into the docs, and a copy without its
-  // wasm (a host that does not serve .wasm files).
-  cpSync(join(DIST, 'embed'), join(docs, 'embed'), { recursive: true });
-  cpSync(join(DIST, 'embed'), join(docs, 'embed-nowasm'), { recursive: true });
-  rmSync(join(docs, 'embed-nowasm/scorelens_wasm_bg.wasm'));
-  cpSync(join(SAMPLES, 'choice.jsonl'), join(docs, 'data/choice.jsonl'));
+  // MkDocs copies any file that is not Markdown as it is: the widget's folder goes in the docs.
+  shipWidget(docs);
   writeFileSync(join(WORK, 'project/mkdocs.yml'), [
     'site_name: scorelens widget test',
     'theme:',
@@ -53,7 +46,7 @@ function build() {
 `);
   writeFileSync(join(docs, 'guide/broken.md'), `# Broken
 
-<script>window.failures = []; document.addEventListener('failed', (e) => window.failures.push({ kind: e.detail.kind, url: e.detail.url }), true);</script>
+${LISTEN}
 <script type="module" src="../../embed-nowasm/scorelens.js"></script>
 
 <div class="scorecard">
@@ -63,53 +56,22 @@ function build() {
   const site = join(WORK, 'serve');
   // The same site twice: at a server's root, and in a folder (a project site's sub-path).
   for (const dir of ['root', 'project']) {
-    const r = spawnSync(MKDOCS, ['build', '--strict', '--site-dir', join(site, dir)], { cwd: join(WORK, 'project'), encoding: 'utf8' });
+    const r = spawnSync(mkdocs, ['build', '--strict', '--site-dir', join(site, dir)], { cwd: join(WORK, 'project'), encoding: 'utf8' });
     assert.equal(r.status, 0, `mkdocs build failed: ${r.stderr}`);
   }
   return site;
 }
 
 let env;
-before(async () => {
-  if (!existsSync(MKDOCS)) return;
-  const site = build();
-  // One server with the site at its root, one that serves the site under /project/.
-  const root = await serve(join(site, 'root'));
-  const sub = await serve(site);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-  env = { root, sub, browser };
-});
-after(async () => { if (env) { await env.browser.close(); await env.root.close(); await env.sub.close(); } });
-
-/** Opens `path` of the served folder; the widget's state once it settles, and what was fetched. */
-async function visit(server, path) {
-  const page = await env.browser.newPage();
-  const requests = [];
-  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-  await page.goto(server.url + path);
-  await page.waitForSelector('#card:is([data-state=ready], [data-state=error])', { timeout: 60000 });
-  return { page, requests, state: await page.getAttribute('#card', 'data-state') };
-}
-
-const skip = existsSync(MKDOCS) ? false : 'MkDocs is not in .venv (scripts/setup.sh installs it)';
+before(async () => { env = await serveSite(build()); });
+after(async () => { if (env) await env.close(); });
 
 for (const [where, prefix] of [['at the root', ''], ['under a sub-path', 'project/']]) {
-  test(`MkDocs, ${where}: a page below the root draws the widget's diagram`, { skip, timeout: 120000 }, async () => {
-    const { page, requests, state } = await visit(prefix ? env.sub : env.root, `${prefix}guide/results/`);
-    assert.equal(state, 'ready');
-    assert.ok(await page.$('#card >> rect.bar'), 'the diagram is drawn');
-    assert.ok(requests.includes(`/${prefix}embed/scorelens_wasm_bg.wasm`), `the wasm beside the module: ${requests.join(', ')}`);
-    assert.ok(requests.includes(`/${prefix}data/choice.jsonl`), 'the file beside the page\'s data');
-    await page.close();
+  test(`MkDocs, ${where}: a page below the root draws the widget's diagram`, { timeout: 120000 }, async () => {
+    await drawsDiagram(env, prefix, 'guide/results/');
   });
 }
 
-test('MkDocs, under a sub-path: a widget whose wasm is missing says which URL failed', { skip, timeout: 120000 }, async () => {
-  const { page, state } = await visit(env.sub, 'project/guide/broken/');
-  assert.equal(state, 'error');
-  const said = await page.textContent('#card >> [data-testid=widget-broken]');
-  const url = `${env.sub.url}project/embed-nowasm/scorelens_wasm_bg.wasm`;
-  assert.ok(said.includes(`scorelens could not run: could not load its WebAssembly from ${url}`), said);
-  assert.deepEqual(await page.evaluate(() => window.failures), [{ kind: 'load', url }]);
-  await page.close();
+test('MkDocs, under a sub-path: a widget whose wasm is missing says which URL failed', { timeout: 120000 }, async () => {
+  await saysWhichUrlFailed(env, 'guide/broken/');
 });
