@@ -59,6 +59,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("csv/mixed.tsv", "csv"),
     ("promptfoo/results.json", "promptfoo"),
     ("promptfoo/results.jsonl", "promptfoo"),
+    ("promptfoo/results.csv", "promptfoo"),
     ("evals_api/run_a/output_items_page1.json", "evals-api"),
     ("evals_api/run_a/run.json", "evals-api"),
     ("evals_api/run_b/output_items.json", "evals-api"),

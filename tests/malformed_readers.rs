@@ -339,6 +339,37 @@ fn promptfoo_results_document() {
 }
 
 #[test]
+fn promptfoo_csv_export() {
+    // Read without a chosen run: each row is a test of both runs.
+    check_one(
+        "promptfoo/results.csv",
+        11,
+        &[
+            (
+                Some(3),
+                "[echo] say: status `MAYBE` is not PASS, FAIL or ERROR: the test is not scored",
+            ),
+            (
+                Some(4),
+                "[echo] say: score `high` is not a number: the test is scored, and left out of the mean score",
+            ),
+            (
+                Some(5),
+                "[echo] say: `Named Scores` is not a JSON object: left out of the named scores",
+            ),
+            (
+                Some(7),
+                "a row of 4 cells where the header has 16: its tests are not scored",
+            ),
+            (
+                None,
+                "1 result errored (promptfoo counts errors apart from failures): scored as wrong, with no answer",
+            ),
+        ],
+    );
+}
+
+#[test]
 fn evals_api_output_items() {
     check_one(
         "evals_api/output_items.jsonl",

@@ -94,6 +94,10 @@ enum Command {
         /// `doc.KEY` (lm-eval). Intervals, resamples and paired tests then count clusters.
         #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
         cluster: Option<ClusterBy>,
+        /// Group the items by this field where the file gives them no group of its own:
+        /// promptfoo's test vars (`--group-by region`). Accuracy is then shown per group.
+        #[arg(long, value_name = "VAR")]
+        group_by: Option<String>,
     },
     /// Compare runs of one benchmark item by item: each figure's difference with a paired
     /// bootstrap interval, McNemar's exact test on accuracy, items found in only one file.
@@ -119,6 +123,10 @@ enum Command {
         /// `doc.KEY` (lm-eval). Intervals, resamples and paired tests then count clusters.
         #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
         cluster: Option<ClusterBy>,
+        /// Group the items by this field where the file gives them no group of its own:
+        /// promptfoo's test vars (`--group-by region`). Accuracy is then shown per group.
+        #[arg(long, value_name = "VAR")]
+        group_by: Option<String>,
         /// Print the JSON comparison and nothing else on stdout.
         #[arg(long, conflicts_with = "format")]
         json: bool,
@@ -156,6 +164,10 @@ enum Command {
         /// `doc.KEY` (lm-eval). Intervals, resamples and paired tests then count clusters.
         #[arg(long, value_name = "FIELD", value_parser = cluster_rule)]
         cluster: Option<ClusterBy>,
+        /// Group the items by this field where the file gives them no group of its own:
+        /// promptfoo's test vars (`--group-by region`). Accuracy is then shown per group.
+        #[arg(long, value_name = "VAR")]
+        group_by: Option<String>,
         /// Subsets (groups) to rank, the largest first: a number, or `all`.
         #[arg(long, value_name = "N|all", default_value = "50", value_parser = subsets_limit)]
         subsets: usize,
@@ -234,12 +246,14 @@ pub fn run() -> i32 {
             bootstrap,
             seed,
             cluster,
+            group_by,
         } => {
             let opts = Options {
                 profile,
                 strict,
                 bootstrap: bootstrap.map(|resamples| BootstrapOptions { resamples, seed }),
                 cluster,
+                group_by,
                 ..Options::default()
             };
             score(&files, grouping.grouping(), opts, json, format)
@@ -251,12 +265,14 @@ pub fn run() -> i32 {
             bootstrap,
             seed,
             cluster,
+            group_by,
             json,
             format,
         } => {
             let opts = Options {
                 profile,
                 cluster,
+                group_by,
                 ..Options::default()
             };
             let boot = BootstrapOptions {
@@ -278,6 +294,7 @@ pub fn run() -> i32 {
             bootstrap,
             seed,
             cluster,
+            group_by,
             subsets,
             json,
             format,
@@ -285,6 +302,7 @@ pub fn run() -> i32 {
             let opts = Options {
                 profile,
                 cluster,
+                group_by,
                 ..Options::default()
             };
             let boot = BootstrapOptions {

@@ -92,6 +92,9 @@ pub struct ReadOptions {
     /// (a `Part::select`); `None` reads every part, each item's id prefixed with its part so
     /// that none collides.
     pub part: Option<String>,
+    /// A field whose value names each item's group (`--group-by VAR`), for formats whose items
+    /// have named fields and no group of their own (promptfoo's test vars).
+    pub group_field: Option<std::sync::Arc<str>>,
 }
 
 /// A format scorelens reads.
@@ -113,6 +116,10 @@ pub trait Format: Sync {
     }
     /// Whether `reader_with` reads `ReadOptions::cluster_field`.
     fn reads_fields(&self) -> bool {
+        false
+    }
+    /// Whether `reader_with` reads `ReadOptions::group_field`.
+    fn reads_group_field(&self) -> bool {
         false
     }
     /// Called once after the last file of a run, to report what was left on the shelf unmatched.

@@ -62,6 +62,9 @@ pub struct Options {
     /// The run to read from files that hold several (`formats::Part::select`: a promptfoo
     /// provider × prompt, an Evals API run id); `None` reads them all, ids prefixed by run.
     pub part: Option<String>,
+    /// A field whose value is each item's group (`--group-by VAR`), for formats whose items have
+    /// named fields and no group of their own: promptfoo's test vars.
+    pub group_by: Option<String>,
 }
 
 /// A finished run: the report and the per-item records kept on request.
@@ -91,6 +94,8 @@ pub struct Session {
     file_warnings: usize,
     /// `Options::part`.
     part: Option<String>,
+    /// `Options::group_by`.
+    group_by: Option<std::sync::Arc<str>>,
 }
 
 /// A source pushed into the session as its bytes arrive (`Session::add`): the browser's
@@ -161,6 +166,7 @@ impl Session {
             guard: None,
             file_warnings: 0,
             part: opts.part.clone(),
+            group_by: opts.group_by.as_deref().map(Into::into),
         })
     }
 
@@ -277,8 +283,16 @@ impl Session {
         let read = formats::ReadOptions {
             cluster_field: field.clone(),
             part: self.part.clone(),
+            group_field: self.group_by.clone(),
         };
         self.reader = Some(f.reader_with(name, &read));
+        if let Some(var) = self.group_by.as_deref().filter(|_| !f.reads_group_field()) {
+            let why = format!(
+                "--group-by {var} is read in promptfoo results only: this {} file's items keep the groups it gives them",
+                f.name()
+            );
+            crate::formats::Sink::warn(state, Warning::new(name, None, why));
+        }
         state.no_cluster_field = field.is_some() && !f.reads_fields();
         if let Some(field) = field.as_deref().filter(|_| state.no_cluster_field) {
             let why = format!(

@@ -125,6 +125,7 @@ async function checkRuns(file) {
 test('a promptfoo results file: one run per provider × prompt, each with the CLI figures', async () => {
   await checkRuns(join(PROMPTFOO, 'results.json'));
   await checkRuns(join(PROMPTFOO, 'results.jsonl'));
+  await checkRuns(join(PROMPTFOO, 'results.csv'));
 });
 
 test('Evals API pages with their run object are one run, with the CLI figures', async () => {

@@ -62,3 +62,28 @@ doc = ('{"evalId": "eval-x", "results": {"version": 3, "timestamp": "t",\n'
        ' "metrics": {"testPassCount": 1, "testFailCount": 1, "testErrorCount": 0, "score": 1}}],\n'
        ' "results": [\n' + ",\n".join(doc_rows) + '\n],\n "stats": {"successes": 1, "failures": 1, "errors": 0}}}\n')
 open("promptfoo/results.json", "w").write(doc)
+
+# The CSV export: promptfoo's header (two runs), then rows with one fault each.
+head = ["Description", "region"]
+for run in ["[echo] say", "[echo] shout"]:
+    head += [run, "Status", "Score", "Named Scores", "Metric: format", "Grader Reason", "Comment"]
+
+def cells(status_a="PASS", status_b="FAIL", score="1.00", named='{"format":1}'):
+    return [[f"out a", status_a, score, named, "1.00", "ok", ""], [f"out b", status_b, "0.00", "", "", "no", ""]]
+
+import csv, io
+out = io.StringIO()
+w = csv.writer(out, lineterminator="\n")
+w.writerow(head)
+for desc, region, kw in [
+    ("t1", "Europe", {}),
+    ("t2", "Asia", {"status_a": "MAYBE"}),
+    ("t3", "Asia", {"score": "high"}),
+    ("t4", "Africa", {"named": "[1]"}),
+    ("t5", "Europe", {"status_b": "ERROR"}),
+]:
+    a, b = cells(**kw)
+    w.writerow([desc, region] + a + b)
+w.writerow(["t6", "Europe", "out a", "PASS"])
+w.writerow(["t7", "Europe", "multi\nline", "PASS", "1.00", "", "", "", "", "out b", "PASS", "1.00", "", "", "", ""])
+open("promptfoo/results.csv", "w").write(out.getvalue())

@@ -6,6 +6,7 @@
 //! id is the test's index, the same across the pairs, so that compare and the leaderboard join
 //! the runs on the test. `score` and the named scores are kept as figures beside ours.
 
+mod csv;
 mod read;
 mod row;
 
@@ -33,11 +34,15 @@ impl Format for Promptfoo {
         // A JSON Lines export: one EvaluateResult a line (keys in promptfoo's order, so that
         // `success` and `testIdx` come past the first twelve).
         let line = has("promptIdx") && has("provider") && (has("promptId") || has("gradingResult"));
-        (document || line).then_some(30)
+        // The CSV export: a header with `[provider] prompt` then `Status`.
+        (document || line || csv::is_export(head)).then_some(30)
     }
 
     fn parts(&self, path: &str, head: &[u8]) -> Vec<Part> {
-        let names = if first_keys(head).iter().any(|k| k == "evalId") {
+        let exported = csv::part_names(head);
+        let names = if !exported.is_empty() {
+            exported
+        } else if first_keys(head).iter().any(|k| k == "evalId") {
             read::prompt_heads(head)
                 .iter()
                 .map(|p| p.part())
@@ -71,7 +76,15 @@ impl Format for Promptfoo {
     }
 
     fn reader_with(&self, file: &str, options: &ReadOptions) -> Box<dyn Reader> {
-        Box::new(read::PromptfooReader::new(file, options.part.as_deref()))
+        Box::new(read::PromptfooReader::new(
+            file,
+            options.part.as_deref(),
+            options.group_field.as_deref(),
+        ))
+    }
+
+    fn reads_group_field(&self) -> bool {
+        true
     }
 
     fn end_run(&self, sink: &mut dyn crate::formats::Sink) {

@@ -138,14 +138,16 @@ impl Tally {
 pub struct PromptfooReader {
     file: String,
     part: Option<String>,
+    group_by: Option<String>,
     buffer: Vec<u8>,
 }
 
 impl PromptfooReader {
-    pub fn new(file: &str, part: Option<&str>) -> Self {
+    pub fn new(file: &str, part: Option<&str>, group_by: Option<&str>) -> Self {
         PromptfooReader {
             file: file.to_string(),
             part: part.map(str::to_string),
+            group_by: group_by.map(str::to_string),
             buffer: Vec::new(),
         }
     }
@@ -166,8 +168,15 @@ impl Reader for PromptfooReader {
             part: self.part.as_deref(),
             errored: 0,
             other_parts: 0,
+            group_by: self.group_by.as_deref(),
+            groups: Vec::new(),
+            no_var: 0,
         };
-        if first_keys(body).iter().any(|k| k == "evalId") {
+        let text = body.trim_ascii_start();
+        if !(text.starts_with(b"{") || text.starts_with(b"[")) {
+            sink.meta(Meta::FormatVersion, "promptfoo results (CSV export)");
+            super::csv::read(body, &mut file, sink);
+        } else if first_keys(body).iter().any(|k| k == "evalId") {
             let version = document(body, &mut file, sink);
             sink.meta(Meta::FormatVersion, &version);
         } else {
@@ -227,11 +236,17 @@ fn document(body: &[u8], file: &mut FileState, sink: &mut dyn Sink) -> String {
     version
 }
 
-struct FileState<'a> {
-    file: &'a str,
-    part: Option<&'a str>,
+pub(super) struct FileState<'a> {
+    pub(super) file: &'a str,
+    pub(super) part: Option<&'a str>,
     errored: u64,
-    other_parts: u64,
+    pub(super) other_parts: u64,
+    /// The var whose value is each test's group (`--group-by VAR`).
+    group_by: Option<&'a str>,
+    /// The groups seen, each name shared by its items.
+    groups: Vec<std::sync::Arc<str>>,
+    /// Tests without the var.
+    no_var: u64,
 }
 
 impl FileState<'_> {
@@ -263,6 +278,11 @@ impl FileState<'_> {
             let why = "`score` is not a number: the test is scored, and left out of the mean score";
             sink.warn(Warning::new(self.file, Some(n), why));
         }
+        self.take(row, n, sink);
+    }
+
+    /// One test of the run: counted in the run's figures and handed on as an item.
+    pub(super) fn take(&mut self, row: Row, n: u64, sink: &mut dyn Sink) {
         let shelf = sink.shelf().get::<Tally>();
         shelf.selected = self.part.is_some();
         shelf.add(&row);
@@ -271,10 +291,24 @@ impl FileState<'_> {
             Some(_) => row.test.to_string(),
             None => format!("{} {}", row.part, row.test),
         };
+        let group = self.group_by.and_then(|var| {
+            let Some((_, value)) = row.vars.iter().find(|(k, _)| k == var) else {
+                self.no_var += 1;
+                return None;
+            };
+            Some(match self.groups.iter().find(|g| ***g == **value) {
+                Some(g) => g.clone(),
+                None => {
+                    let g: std::sync::Arc<str> = value.as_str().into();
+                    self.groups.push(g.clone());
+                    g
+                }
+            })
+        });
         sink.item(Item {
             id: id.as_str().into(),
             line: Some(n),
-            group: None,
+            group,
             tier: None,
             split: None,
             modality: None,
@@ -287,12 +321,8 @@ impl FileState<'_> {
         });
     }
 
-    /// promptfoo's own figures for one provider × prompt (`results.prompts[].metrics`).
-    fn tool_figures(&self, p: &PromptHead, sink: &mut dyn Sink) {
-        let part = p.part();
-        if self.part.is_some_and(|s| s != part) {
-            return;
-        }
+    /// The run's model: the provider of the selected `[provider] prompt`.
+    pub(super) fn name_model(&self, sink: &mut dyn Sink) {
         if let Some(s) = self.part {
             let provider = s
                 .strip_prefix('[')
@@ -300,6 +330,15 @@ impl FileState<'_> {
                 .map_or(s, |(m, _)| m);
             sink.meta(Meta::Model, provider);
         }
+    }
+
+    /// promptfoo's own figures for one provider × prompt (`results.prompts[].metrics`).
+    fn tool_figures(&self, p: &PromptHead, sink: &mut dyn Sink) {
+        let part = p.part();
+        if self.part.is_some_and(|s| s != part) {
+            return;
+        }
+        self.name_model(sink);
         let Some(Value::Object(m)) = &p.metrics else {
             return;
         };
@@ -369,6 +408,26 @@ impl FileState<'_> {
             };
             let why = format!("{} {what} errored (promptfoo counts errors apart from failures): scored as wrong, with no answer", self.errored);
             sink.warn(Warning::new(self.file, None, why));
+        }
+        if let Some(var) = self.group_by {
+            sink.meta(Meta::Mapping, &format!("groups: the test var `{var}`"));
+            if self.no_var > 0 {
+                let tests = if self.no_var == 1 {
+                    "test has"
+                } else {
+                    "tests have"
+                };
+                let why = format!(
+                    "{} {tests} no var `{var}`: {} in no group",
+                    self.no_var,
+                    if self.no_var == 1 {
+                        "it is"
+                    } else {
+                        "they are"
+                    }
+                );
+                sink.warn(Warning::new(self.file, None, why));
+            }
         }
     }
 }

@@ -16,6 +16,16 @@ pub struct Row {
     pub named: Vec<(String, f64)>,
     pub answer: Option<String>,
     pub description: String,
+    /// The test's vars (`testCase.vars`) as text, for `--group-by VAR`.
+    pub vars: Vec<(String, String)>,
+}
+
+/// A var's value as the text a group is named by: a string as it is, anything else as JSON.
+pub fn var_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
 
 fn label(v: Option<&Value>) -> Option<String> {
@@ -81,6 +91,14 @@ impl Row {
             named,
             answer,
             description,
+            vars: match v
+                .get("testCase")
+                .and_then(|t| t.get("vars"))
+                .or(v.get("vars"))
+            {
+                Some(Value::Object(o)) => o.iter().map(|(k, x)| (k.clone(), var_text(x))).collect(),
+                _ => Vec::new(),
+            },
         })
     }
 }
