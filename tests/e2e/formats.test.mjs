@@ -1,6 +1,7 @@
-// Issue 7 in the browser: the files other harnesses write (an Inspect `.eval` archive, lm-eval
+// Other tools' files in the browser: what other harnesses write (an Inspect `.eval` archive, lm-eval
 // `--log_samples` output with and without its results file) are read by the page's wasm with the
-// CLI's figures, and the header says which format it detected and how it mapped it.
+// CLI's figures, and the header says which format it detected and how it mapped it; so are promptfoo's
+// outputs (JSON, JSON Lines, CSV), Evals API pages and lighteval's Parquet details.
 import { after, before, test } from 'node:test';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
