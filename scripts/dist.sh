@@ -37,6 +37,9 @@ if [ "$(cat "$PKG/.source" 2>/dev/null)" != "$SUM" ] || [ ! -f "$PKG/scorelens_w
   echo "$SUM" > "$PKG/.source"
 fi
 
+# The Parquet decoder module beside the entry, fetched by the widget only when a table is scored.
+scripts/parquet_module.sh "$PKG"
+
 # The hand-written entry, its types, the package file and the README.
 cp www/embed/scorelens.js www/embed/scorelens.d.ts "$PKG/"
 VERSION=$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)

@@ -9,7 +9,7 @@ if (!version || !dir) {
   process.exit(2);
 }
 const files = readdirSync(dir).filter((f) => !f.startsWith('.') && f !== 'package.json').sort();
-for (const need of ['scorelens.js', 'scorelens.d.ts', 'scorelens_wasm.js', 'scorelens_wasm.d.ts', 'scorelens_wasm_bg.wasm']) {
+for (const need of ['scorelens.js', 'scorelens.d.ts', 'scorelens_wasm.js', 'scorelens_wasm.d.ts', 'scorelens_wasm_bg.wasm', 'scorelens_parquet.wasm']) {
   if (!files.includes(need)) {
     console.error(`embed_package: ${need} is missing from ${dir}`);
     process.exit(1);
@@ -30,6 +30,7 @@ const pkg = {
   exports: {
     '.': { types: './scorelens.d.ts', default: './scorelens.js' },
     './scorelens_wasm_bg.wasm': './scorelens_wasm_bg.wasm',
+    './scorelens_parquet.wasm': './scorelens_parquet.wasm',
     './package.json': './package.json',
   },
   files: files.sort(),

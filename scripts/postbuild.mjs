@@ -119,9 +119,9 @@ const swPath = join(stage, 'sw.js');
 if (existsSync(swPath)) {
   const assets = walk(stage)
     .map((f) => relative(stage, f).split('\\').join('/'))
-    // The Parquet decoder is fetched when a Parquet file is dropped, not with the page: the
-    // service worker keeps it once fetched (sw.js).
-    .filter((f) => f !== 'sw.js' && !f.startsWith('parquet/'))
+    // The Parquet decoder (the worker's in parquet/, the widget's in embed/) is fetched when a
+    // Parquet file is dropped, not with the page: the service worker keeps it once fetched (sw.js).
+    .filter((f) => f !== 'sw.js' && !f.endsWith('scorelens_parquet.wasm'))
     .sort();
   const version = createHash('sha256');
   for (const a of assets) version.update(a).update(readFileSync(join(stage, a)));

@@ -40,7 +40,7 @@ cargo clippy --locked --target wasm32-unknown-unknown --features ui --bin app --
 echo "== browser app: trunk build (into target/site)"
 TRUNK_SKIP_VERSION_CHECK=true trunk build --release --offline --dist target/site
 echo "== browser app: page weight"
-# 358 -> 363 KB: the folded drop zone with "Start over", the report's new order with plain-words notes, the tab list's keys and the stacked tables' labels (issue 34; the CSS does the rest).
+# 358 -> 363 KB: the folded drop zone with "Start over", the report's new order with plain-words notes, the tab list's keys and the stacked tables' labels (the CSS does the rest).
 node scripts/page_weight.mjs target/site --budget-kb 363
 echo "== browser app: end-to-end tests (headless Chromium)"
 export SCORELENS_SITE="$PWD/target/site"

@@ -12,6 +12,7 @@ mod failure;
 mod fetch;
 mod input;
 mod panic;
+mod parquet;
 mod rank;
 mod run;
 mod style;
@@ -23,5 +24,6 @@ pub use api::{formats, leaderboard, profiles, score, version};
 /// panic would stop its own test runner.
 #[doc(hidden)]
 pub use panic::report as report_panic;
+pub use parquet::locate_parquet;
 pub use style::style_sheet;
 pub use widget::{mount_report, Widget};

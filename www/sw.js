@@ -35,7 +35,7 @@ self.addEventListener('fetch', (event) => {
   // Hashed assets and samples: the cache first. What is fetched on demand (the Parquet decoder,
   // at the first Parquet file) is kept once fetched, so it works offline after that.
   event.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((res) => {
-    if (res.ok && new URL(req.url).pathname.includes('/parquet/')) {
+    if (res.ok && new URL(req.url).pathname.endsWith('/scorelens_parquet.wasm')) {
       const copy = res.clone();
       caches.open(VERSION).then((c) => c.put(req, copy));
     }

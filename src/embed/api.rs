@@ -25,9 +25,11 @@ struct ScoreOptions {
     binning: Option<String>,
     strict: Option<bool>,
     cluster: Option<String>,
+    #[serde(rename = "groupBy")]
+    group_by: Option<String>,
 }
 
-const OPTION_KEYS: [&str; 4] = ["profile", "binning", "strict", "cluster"];
+const OPTION_KEYS: [&str; 5] = ["profile", "binning", "strict", "cluster", "groupBy"];
 
 /// The options, or why they are wrong.
 pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
@@ -41,7 +43,7 @@ pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
                     return Err(Failure::new(
                         Kind::Options,
                         "",
-                        format!("options: unknown key `{key}`; the keys are profile, binning, strict and cluster"),
+                        format!("options: unknown key `{key}`; the keys are profile, binning, strict, cluster and groupBy"),
                     ));
                 }
             }
@@ -76,6 +78,7 @@ pub fn settings(options: &JsValue) -> Result<Settings, Failure> {
         mass,
         sample: false,
         cluster,
+        group_by: opts.group_by.filter(|v| !v.trim().is_empty()),
     })
 }
 

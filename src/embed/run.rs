@@ -22,6 +22,8 @@ pub struct Settings {
     pub sample: bool,
     /// Which items belong together (the CLI's `--cluster`); `None` lets the file decide.
     pub cluster: Option<crate::metrics::bootstrap::ClusterBy>,
+    /// The test var whose values are the groups (the CLI's `--group-by`; promptfoo's files).
+    pub group_by: Option<String>,
 }
 
 /// A finished run.
@@ -78,11 +80,14 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
         // Clustered figures come from the sample: kept, up to the cap, when they are asked.
         sample: (settings.sample || settings.cluster.is_some()).then_some(super::rank::MAX_ITEMS),
         cluster: settings.cluster.clone(),
+        group_by: settings.group_by.clone(),
         ..Options::default()
     };
     let mut session = Session::new(&opts).map_err(Failure::from_error)?;
     let mut bytes = 0.0;
-    for source in &sources {
+    for source in sources {
+        // A Parquet table is read as the JSON Lines of its rows, as the CLI reads it.
+        let source = super::parquet::as_rows(source).await?;
         bytes += source.size();
         let go_on = match &source.data {
             Data::Bytes(b) => session

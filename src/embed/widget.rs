@@ -121,6 +121,8 @@ pub struct Props {
     pub profile: RwSignal<Option<String>>,
     /// The `cluster` attribute (the CLI's `--cluster`).
     pub cluster: RwSignal<Option<String>>,
+    /// The `group-by` attribute (the CLI's `--group-by`).
+    pub group_by: RwSignal<Option<String>>,
     pub view: RwSignal<ViewKind>,
     pub theme: RwSignal<Theme>,
     pub status: RwSignal<Status>,
@@ -159,6 +161,7 @@ impl Widget {
             "src" => self.props.src.set(text),
             "profile" => self.props.profile.set(text),
             "cluster" => self.props.cluster.set(text),
+            "group-by" => self.props.group_by.set(text),
             "view" => self.props.view.set(ViewKind::parse(v)),
             "theme" => self.props.theme.set(Theme::parse(v)),
             "binning" => self.state.binning.set(binning(v)),
@@ -242,10 +245,10 @@ fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback
     let generation = StoredValue::new(0u32);
     let ranking = Memo::new(move |_| props.view.get() == ViewKind::Leaderboard);
     let (h, n) = (host, notify);
-    // Scores again whenever `src`, `profile` or the dropped files change.
+    // Scores again whenever `src`, `profile`, `cluster`, `group-by` or the dropped files change.
     Effect::new(move |_| {
         let (src, profile, ranking) = (props.src.get(), props.profile.get(), ranking.get());
-        let cluster = props.cluster.get();
+        let (cluster, group_by) = (props.cluster.get(), props.group_by.get());
         drops.track();
         let job = match src {
             Some(list) if ranking => Job::Urls(list.split_whitespace().map(String::from).collect()),
@@ -273,6 +276,7 @@ fn scorer(props: Props, host: HtmlElement, notify: js_sys::Function) -> Callback
         let settings = Settings {
             profile,
             cluster: cluster.as_deref().and_then(ClusterBy::parse),
+            group_by,
             ..Settings::default()
         };
         let (h, n) = (h.clone(), n.clone());
@@ -332,6 +336,7 @@ pub fn mount_report(
             src: RwSignal::new(attr(&host, "src")),
             profile: RwSignal::new(attr(&host, "profile")),
             cluster: RwSignal::new(attr(&host, "cluster")),
+            group_by: RwSignal::new(attr(&host, "group-by")),
             view: RwSignal::new(ViewKind::parse(host.get_attribute("view").as_deref())),
             theme: RwSignal::new(Theme::parse(host.get_attribute("theme").as_deref())),
             status: RwSignal::new(Status::Empty),

@@ -40,6 +40,8 @@ pub mod leaderboard;
 pub mod multi;
 #[cfg(feature = "ui")]
 pub mod notes;
+// The Parquet decoder module's loader: used by the worker (feature `web`) and the widget.
+pub mod parquet;
 #[cfg(feature = "ui")]
 mod planning;
 #[cfg(feature = "ui")]

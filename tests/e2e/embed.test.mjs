@@ -1,10 +1,12 @@
 // The embed example page (www/embed.html, served from dist/ as `make serve` serves it): both
 // widgets render the CLI's figures, the host page's loud CSS changes nothing inside them and
 // theirs nothing outside, a dropped file is scored in place, attributes take effect, a page of
-// three widgets fetches the wasm once, and no request ever leaves the page's origin.
+// three widgets fetches the wasm once, a Parquet table and promptfoo's groups read as the CLI reads
+// them, and no request ever leaves the page's origin.
 import { after, before, test } from 'node:test';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { assert, checkFigures, cli, drop, figures, open, SAMPLES, settled, setup } from './embed_harness.mjs';
+import { assert, checkFigures, cli, drop, figures, open, ROOT, SAMPLES, settled, setup } from './embed_harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -246,4 +248,63 @@ test('a page below the root finds the widget by a relative path; a WebAssembly t
   assert.ok(said.includes(`scorelens could not run: could not load its WebAssembly from ${url}`), said);
   assert.deepEqual(await b.page.evaluate(() => window.failures), [{ kind: 'load', url }]);
   await b.done({ missing: ['/embed/scorelens_wasm_bg.wasm'] });
+});
+
+test('a Parquet table dropped on a widget is read with the CLI\'s figures; its decoder is fetched beside the module, at the drop', { timeout: 120000 }, async () => {
+  const dir = join(ROOT, 'tests/fixtures/lighteval/out/details/dummy');
+  const [date] = readdirSync(dir);
+  const files = readdirSync(join(dir, date)).sort().map((f) => join(dir, date, f));
+  assert.equal(files.length, 2);
+  const report = cli(files);
+  const t = await open(env, 'embed-parquet.html', { pages: { 'embed-parquet.html': plain('<scorelens-report id="drop"></scorelens-report>') } });
+  const { page } = t;
+  await page.waitForSelector('#drop[data-state=empty]');
+  const decoder = () => t.requests.filter((u) => u.includes('scorelens_parquet'));
+  assert.deepEqual(decoder(), [], 'no decoder before a table is scored');
+  await drop(page, '#drop', files);
+  assert.equal(await settled(page, '#drop'), 'ready', await page.textContent('#drop >> [data-testid=widget-failed]').catch(() => ''));
+  const shown = await page.$eval('#drop', (el) => ({ items: el.report.items, metrics: el.report.metrics, formats: el.report.files.map((f) => f.format) }));
+  assert.equal(shown.items, report.items);
+  assert.deepEqual(shown.metrics, report.metrics);
+  assert.deepEqual(shown.formats, ['lighteval', 'lighteval']);
+  const n = checkFigures(await figures(page, '#drop'), report, 'parquet');
+  assert.ok(n >= 8, `${n} figures compared`);
+  assert.deepEqual([...new Set(decoder().map((u) => new URL(u).pathname))], ['/embed/scorelens_parquet.wasm']);
+  await t.done();
+
+  // A site that left the decoder out: the widget says what failed and where it looked.
+  const u = await open(env, 'embed-parquet.html', { pages: { 'embed-parquet.html': plain('<scorelens-report id="drop"></scorelens-report>') }, block: ['/embed/scorelens_parquet.wasm'], allow: ['404'] });
+  await u.page.waitForSelector('#drop[data-state=empty]');
+  await drop(u.page, '#drop', files.slice(0, 1));
+  assert.equal(await settled(u.page, '#drop'), 'error');
+  assert.match(await u.page.textContent('#drop >> [data-testid=widget-failed]'), /Parquet reader \(http:[^)]*\/embed\/scorelens_parquet\.wasm\) could not be loaded: HTTP 404/);
+  await u.done({ missing: ['/embed/scorelens_parquet.wasm'] });
+});
+
+test('promptfoo test vars as groups: the API\'s groupBy and the widget\'s group-by give the CLI\'s --group-by groups', { timeout: 120000 }, async () => {
+  const file = join(ROOT, 'tests/fixtures/promptfoo/results.json');
+  // The API and the widget score their inputs as one run, as the CLI's --one-run does: here the
+  // four providers' and prompts' answers to each test, together.
+  const report = cli([file], ['--group-by', 'region', '--one-run']);
+  const regions = report.groups.map((g) => g.name);
+  assert.ok(regions.length >= 3, JSON.stringify(regions));
+  const t = await open(env, 'embed-groups.html', { pages: { 'embed-groups.html': plain('<scorelens-report id="drop" group-by="region"></scorelens-report>') } });
+  const { page } = t;
+  const got = await page.evaluate(async (text) => {
+    const api = await import('./embed/scorelens.js');
+    const file = () => new File([text], 'results.json');
+    const grouped = await api.score(file(), { groupBy: 'region' });
+    const plain = await api.score(file());
+    const wrong = await api.score(file(), { groupby: 'region' }).then(() => null, (e) => e.message);
+    return { grouped: grouped.groups, plain: plain.groups.length, wrong };
+  }, readFileSync(file, 'utf8'));
+  assert.deepEqual(got.grouped, report.groups);
+  assert.equal(got.plain, 1, 'without groupBy every test is in one group');
+  assert.match(got.wrong, /unknown key `groupby`.*groupBy/);
+  // The element's attribute, on a dropped file.
+  await page.waitForSelector('#drop[data-state=empty]');
+  await drop(page, '#drop', [file]);
+  assert.equal(await settled(page, '#drop'), 'ready');
+  assert.deepEqual(await page.$eval('#drop', (el) => el.report.groups), report.groups);
+  await t.done();
 });

@@ -15,6 +15,8 @@ let loading = null;
 // Found from this module's own URL, not the page's: a page at any depth of a docs site, or under
 // a project's sub-path, loads the same files.
 const WASM_URL = new URL('scorelens_wasm_bg.wasm', import.meta.url).href;
+// The Parquet decoder, fetched only when a Parquet table is scored.
+const PARQUET_URL = new URL('scorelens_parquet.wasm', import.meta.url).href;
 
 /** The WebAssembly could not be loaded: `url` says from where, `message` what went wrong. */
 export class LoadError extends Error {
@@ -36,7 +38,10 @@ export function init(source) {
   if (!loading) {
     const from = source === undefined ? WASM_URL : source;
     const where = typeof from === 'string' || from instanceof URL ? String(from) : 'the source given to init()';
-    loading = load({ module_or_path: from }).then(() => undefined, (e) => { throw new LoadError(where, e); });
+    loading = load({ module_or_path: from }).then(
+      () => { wasm.locateParquet(PARQUET_URL); },
+      (e) => { throw new LoadError(where, e); },
+    );
     // A failed download may be tried again.
     loading.catch(() => { loading = null; });
   }
@@ -93,7 +98,7 @@ function style(root) {
   }
 }
 
-const ATTRIBUTES = ['src', 'profile', 'view', 'binning', 'theme', 'cluster'];
+const ATTRIBUTES = ['src', 'profile', 'view', 'binning', 'theme', 'cluster', 'group-by'];
 
 /**
  * <scorelens-report src profile view binning theme>: a scorecard for a results file served with

@@ -17,6 +17,8 @@ export interface ScoreOptions {
   strict?: boolean;
   /** Items that belong together, as the CLI's `--cluster`: the file's own field (`cluster` or `passage_id`), `group`, `none`, or any other field of the items (a key, a column, `metadata.KEY`, `doc.KEY`); the report then has `intervals.clustered`. */
   cluster?: "cluster" | "passage_id" | "group" | "none" | (string & {});
+  /** promptfoo's files: the test var whose values are the groups, as the CLI's `--group-by VAR`; other formats warn that it is unread. */
+  groupBy?: string;
 }
 
 /** A format or a profile, with one line on what it is. */

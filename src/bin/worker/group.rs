@@ -55,7 +55,9 @@ pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) 
         // entries are not decoded, as natively).
         for (i, file) in all.iter_mut().enumerate() {
             let raw = head(file).await.unwrap_or_default();
-            if !raw.starts_with(b"PAR1") || crate::unzip::entry_of(file).is_some() {
+            if !raw.starts_with(scorelens::web::parquet::MAGIC)
+                || crate::unzip::entry_of(file).is_some()
+            {
                 continue;
             }
             match crate::parquet::as_rows(file).await {
