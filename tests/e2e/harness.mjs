@@ -143,8 +143,17 @@ export async function drop(page, paths, together = false) {
  * closed disclosure, as a user finds them: it is opened first.
  */
 export async function clickSample(page, name) {
-  await page.evaluate(() => { const d = document.querySelector('details.samples'); if (d) d.open = true; });
-  await page.click(`button.sample[data-sample="${name}"]`);
+  // The page may redraw the zone (closed again) between the opening and the click, as when a
+  // failed run's message arrives: open it again and retry, as a user would.
+  for (let tries = 1; ; tries += 1) {
+    await page.evaluate(() => { const d = document.querySelector('details.samples'); if (d) d.open = true; });
+    try {
+      await page.click(`button.sample[data-sample="${name}"]`, { timeout: tries < 4 ? 5000 : 30000 });
+      return;
+    } catch (e) {
+      if (tries >= 4) throw e;
+    }
+  }
 }
 
 /** `data-value` of the element matching `selector` as a number (NaN when absent or empty). */
