@@ -49,15 +49,11 @@ pub async fn as_rows(source: Source) -> Result<Source, Failure> {
                 .to_string(),
         ));
     };
-    let blob = match &source.data {
-        Data::Blob(b) => b.clone(),
-        Data::Bytes(b) => {
-            let bytes = js_sys::Uint8Array::from(b.as_slice());
-            web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&bytes))
-                .map_err(|e| fail(format!("{e:?}")))?
-        }
-    };
-    let rows = parquet::rows(&module, &blob).await.map_err(fail)?;
+    let rows = match &source.data {
+        Data::Blob(blob) => parquet::rows(&module, blob).await,
+        Data::Bytes(bytes) => parquet::rows_of_bytes(&module, bytes).await,
+    }
+    .map_err(fail)?;
     Ok(Source {
         name: source.name,
         data: Data::Bytes(rows.to_vec()),

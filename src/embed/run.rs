@@ -86,9 +86,9 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
     let mut session = Session::new(&opts).map_err(Failure::from_error)?;
     let mut bytes = 0.0;
     for source in sources {
+        bytes += source.size();
         // A Parquet table is read as the JSON Lines of its rows, as the CLI reads it.
         let source = super::parquet::as_rows(source).await?;
-        bytes += source.size();
         let go_on = match &source.data {
             Data::Bytes(b) => session
                 .read(crate::Source::bytes(source.name.as_str(), b))

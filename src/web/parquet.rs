@@ -129,18 +129,30 @@ async fn convert(module: &str, table: &Uint8Array) -> Result<Uint8Array, String>
     }
 }
 
-/// The rows of the Parquet table in `blob` as JSON Lines, decoded by the module at `module` (an
-/// absolute URL), or why not in the user's words.
-pub async fn rows(module: &str, blob: &Blob) -> Result<Uint8Array, String> {
-    if blob.size() > CAP {
+/// Why a table of `size` bytes is not read, when it is over the cap.
+fn too_big(size: f64) -> Result<(), String> {
+    if size > CAP {
         return Err(format!(
             "a Parquet table over {} MiB, which the browser reads whole: split it into smaller \
              files, or score it with the command-line tool",
             (CAP as u64) >> 20
         ));
     }
+    Ok(())
+}
+
+/// The rows of the Parquet table in `blob` as JSON Lines, decoded by the module at `module` (an
+/// absolute URL), or why not in the user's words.
+pub async fn rows(module: &str, blob: &Blob) -> Result<Uint8Array, String> {
+    too_big(blob.size())?;
     let buf = JsFuture::from(blob.array_buffer())
         .await
         .map_err(|e| format!("could not be read: {}", message(e)))?;
     convert(module, &Uint8Array::new(&buf)).await
+}
+
+/// The rows of the Parquet table `table` (its bytes) as JSON Lines, as `rows` gives them.
+pub async fn rows_of_bytes(module: &str, table: &[u8]) -> Result<Uint8Array, String> {
+    too_big(table.len() as f64)?;
+    convert(module, &Uint8Array::from(table)).await
 }

@@ -270,6 +270,14 @@ test('a Parquet table dropped on a widget is read with the CLI\'s figures; its d
   const n = checkFigures(await figures(page, '#drop'), report, 'parquet');
   assert.ok(n >= 8, `${n} figures compared`);
   assert.deepEqual([...new Set(decoder().map((u) => new URL(u).pathname))], ['/embed/scorelens_parquet.wasm']);
+  // The API on a table's bytes (a Uint8Array, not a Blob) reads it the same way.
+  const one = cli(files.slice(0, 1));
+  const api = await page.evaluate(async (b64) => {
+    const { score } = await import('./embed/scorelens.js');
+    const r = await score(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+    return { items: r.items, metrics: r.metrics };
+  }, readFileSync(files[0]).toString('base64'));
+  assert.deepEqual(api, { items: one.items, metrics: one.metrics });
   await t.done();
 
   // A site that left the decoder out: the widget says what failed and where it looked.
