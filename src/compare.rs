@@ -10,7 +10,7 @@
 
 use crate::metrics::bootstrap::{BootstrapOptions, Sample, LEVEL};
 use crate::metrics::mcnemar::McNemar;
-use crate::{score_sources, Error, Options, Report, Source};
+use crate::{score_sources, Error, Finished, Options, Report, Source};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -45,21 +45,32 @@ pub fn score_run<'a, S: Into<Source<'a>>>(
         sample: Some(usize::MAX),
         ..opts.clone()
     };
-    let finished = score_sources(sources, &opts)?;
-    let report = finished.report;
-    let profile = report.profile.clone();
-    let sample = finished
-        .sample
-        .unwrap_or_else(|| crate::profiles::resampling::sample_for(profile_of(&profile)));
-    Ok(Run {
-        name: name.to_string(),
-        report,
-        sample,
-    })
+    Ok(score_sources(sources, &opts)?.into_run(name))
 }
 
-fn profile_of(name: &str) -> &'static crate::profiles::Profile {
-    crate::profiles::Profile::parse(name).unwrap_or_else(crate::profiles::Profile::generic)
+impl Run {
+    /// The run named `name` of `report`, with the sample kept while reading it: a run of
+    /// aggregate files only, which keeps none, has its profile's empty sample, so that it still
+    /// joins a comparison or a leaderboard (with no item in common).
+    pub fn new(name: impl Into<String>, report: Report, sample: Option<Sample>) -> Run {
+        let sample = sample.unwrap_or_else(|| {
+            let profile = crate::profiles::Profile::parse(&report.profile)
+                .unwrap_or_else(crate::profiles::Profile::generic);
+            crate::profiles::resampling::sample_for(profile)
+        });
+        Run {
+            name: name.into(),
+            report,
+            sample,
+        }
+    }
+}
+
+impl Finished {
+    /// The run a comparison or a leaderboard takes, named `name` (`Run::new`).
+    pub fn into_run(self, name: impl Into<String>) -> Run {
+        Run::new(name, self.report, self.sample)
+    }
 }
 
 /// The comparison of two or more runs.

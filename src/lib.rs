@@ -7,7 +7,9 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod catalog;
 pub mod compare;
+mod error;
 pub mod explore;
 pub mod fmt;
 pub mod formats;
@@ -41,56 +43,11 @@ pub mod web;
 pub mod embed;
 
 pub use compare::{compare, score_run, Comparison, Run};
+pub use error::Error;
 pub use metrics::bootstrap::BootstrapOptions;
 pub use report::Report;
-pub use session::{score_sources, Finished, Options, Session, Source};
+pub use session::{score_sources, Finished, Input, Options, Session, Source};
 pub use warning::Warning;
-
-/// One input file, whole in memory.
-#[derive(Debug, Clone, Copy)]
-pub struct Input<'a> {
-    pub name: &'a str,
-    pub bytes: &'a [u8],
-}
-
-/// Why no report could be made.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Error {
-    /// The profile name matches no profile.
-    UnknownProfile(String),
-    /// Strict mode met a warning.
-    Strict(Warning),
-    /// Not one item could be scored; the warnings say why.
-    NoItems(Vec<Warning>),
-    /// A source could not be read: its name and why.
-    Io { file: String, reason: String },
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::UnknownProfile(name) => {
-                let names: Vec<&str> = profiles::Profile::all().iter().map(|p| p.name).collect();
-                write!(
-                    f,
-                    "unknown profile `{name}`; the profiles are {}",
-                    names.join(", ")
-                )
-            }
-            Error::Strict(w) => write!(f, "{w} (strict mode stops at the first warning)"),
-            Error::NoItems(warnings) => {
-                write!(f, "no item could be scored")?;
-                for w in warnings.iter().take(20) {
-                    write!(f, "\n  {w}")?;
-                }
-                Ok(())
-            }
-            Error::Io { file, reason } => write!(f, "{file}: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// Scores the given files as one run and returns the report.
 pub fn score(inputs: &[Input], opts: &Options) -> Result<Report, Error> {

@@ -122,9 +122,9 @@ fn a_corrupt_compressed_file_is_a_read_error_that_names_it() {
         [Source::bytes("bad.jsonl.gz", &packed)],
         &Options::default(),
     ) {
-        Err(Error::Io { file, reason }) => {
+        Err(Error::Io { file, error }) => {
             assert_eq!(file, "bad.jsonl.gz");
-            assert!(!reason.is_empty());
+            assert!(!error.to_string().is_empty());
         }
         other => panic!("expected a read error, got {other:?}"),
     }

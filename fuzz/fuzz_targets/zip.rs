@@ -1,7 +1,8 @@
 //! Fuzzes a dropped zip read as a folder, as the CLI and the page read one: the archive's
-//! directory listed (`zipped::list`), each entry's first bytes decoded to group the entries into
-//! runs (`session::peek`, `runs::find`), then each run scored from its entries decoded as they
-//! stream (`zipped::entry`); an Inspect log, or no zip at all, is scored as one file.
+//! directory listed (`session::list_zip_read`), each entry's first bytes decoded to group the
+//! entries into runs (`Source::peek_as`, `runs::find`), then each run scored from its entries
+//! decoded as they stream (`Source::zip_entry_read`); an Inspect log, or no zip at all, is scored
+//! as one file.
 //!
 //! Input: byte 0 picks the archive's name (a zip of results or an `.eval` log), how the entries
 //! are grouped, and whether the rest is the archive itself or files (in `common::paths`' layout)
@@ -13,9 +14,9 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use scorelens::runs::{self, Grouping, Offered};
-use scorelens::session::zipped::{self, Entry, Listing};
+use scorelens::session::{list_zip_read, ZipEntry, ZipListing};
 use scorelens::{score_sources, Options, Source};
-use std::io::{Cursor, Read, Write};
+use std::io::{Cursor, Write};
 
 /// Entries scored at most, so that an archive of thousands of tiny entries stays one quick input.
 const MAX_ENTRIES: usize = 200;
@@ -33,10 +34,10 @@ fn zip_of(files: &[(String, &[u8])]) -> Vec<u8> {
     w.finish().map(Cursor::into_inner).unwrap_or_default()
 }
 
-/// The entry's decoded bytes, read from the archive where the directory says they start.
-fn entry_bytes<'a>(archive: &'a [u8], e: &Entry) -> std::io::Result<Box<dyn Read + Send + 'a>> {
+/// The entry as a source named `shown`, read from the archive where the directory says it starts.
+fn entry<'a>(archive: &'a [u8], e: &ZipEntry, shown: String) -> std::io::Result<Source<'a>> {
     let start = usize::try_from(e.start).unwrap_or(usize::MAX);
-    zipped::entry(archive.get(start..).unwrap_or_default(), e)
+    Source::zip_entry_read(shown, archive.get(start..).unwrap_or_default(), e)
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -60,9 +61,9 @@ fuzz_target!(|data: &[u8]| {
         items: Some(1000),
         ..Options::default()
     };
-    let listing = match zipped::list(name, Cursor::new(archive)) {
+    let listing = match list_zip_read(name, Cursor::new(archive)) {
         Err(_) => return,
-        Ok(None | Some(Listing { inspect: true, .. })) => {
+        Ok(None | Some(ZipListing { inspect: true, .. })) => {
             let _ = score_sources([Source::bytes(name, archive)], &opts);
             return;
         }
@@ -84,8 +85,8 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .map(|e| {
             let shown = format!("{name}/{}", e.name);
-            entry_bytes(archive, e)
-                .and_then(|read| scorelens::session::peek(&shown, read))
+            entry(archive, e, shown.clone())
+                .and_then(|source| source.peek_as(&shown))
                 .ok()
         })
         .collect();
@@ -103,7 +104,7 @@ fuzz_target!(|data: &[u8]| {
             .map(|&k| {
                 let e = &entries[offered[k].0];
                 let shown = format!("{name}/{}", e.name);
-                entry_bytes(archive, e).map(|read| Source::reader(shown, Some(e.size), read))
+                entry(archive, e, shown)
             })
             .collect();
         if let Ok(sources) = sources {

@@ -70,7 +70,7 @@ pub fn run(
                 }
                 runs.push(r);
             }
-            Err(e @ (Error::UnknownProfile(_) | Error::Io { .. })) => {
+            Err(e @ (Error::UnknownProfile(_) | Error::Io { .. } | Error::TooBig { .. })) => {
                 say!("scorelens: {e}");
                 return USAGE;
             }

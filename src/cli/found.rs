@@ -4,16 +4,16 @@
 //! HELM suite, an lm-eval output folder, a zip of either or a pile of files as they are.
 
 use scorelens::runs::{self, Grouping, Offered};
-use scorelens::session::zipped::{self, Listing};
+use scorelens::session::{holds_parts, list_zip, peek, ZipEntry, ZipListing};
 use scorelens::{Options, Source};
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Where a file of a run is: on disk, or in a zip on disk that is read as a folder.
 #[derive(Debug, Clone)]
 pub enum Place {
     File(PathBuf),
-    Zipped { zip: PathBuf, entry: zipped::Entry },
+    Zipped { zip: PathBuf, entry: ZipEntry },
 }
 
 impl Place {
@@ -31,17 +31,8 @@ impl Place {
     pub fn open(&self) -> io::Result<Source<'static>> {
         match self {
             Place::File(path) => Source::path(path),
-            Place::Zipped { zip, entry } => {
-                let read = self.entry_bytes(zip, entry)?;
-                Ok(Source::reader(self.name(), Some(entry.size), read))
-            }
+            Place::Zipped { zip, entry } => Source::zip_entry(self.name(), zip, entry),
         }
-    }
-
-    fn entry_bytes(&self, zip: &Path, entry: &zipped::Entry) -> io::Result<Box<dyn Read + Send>> {
-        let mut file = std::fs::File::open(zip)?;
-        file.seek(SeekFrom::Start(entry.start))?;
-        zipped::entry(file, entry)
     }
 }
 
@@ -80,26 +71,6 @@ struct Entry {
     named: bool,
 }
 
-/// The listing of `path` when it is a zip (its first bytes say so): `None` for any other file.
-/// A zip whose directory cannot be read is listed as an error, set aside with its reason.
-fn zip_listing(path: &Path) -> io::Result<Option<Result<Listing, String>>> {
-    // A pipe or a device is never a zip, and reading its first bytes here would take them from
-    // the session that reads it next.
-    if !std::fs::metadata(path)?.is_file() {
-        return Ok(None);
-    }
-    let mut file = std::fs::File::open(path)?;
-    let mut magic = Vec::with_capacity(4);
-    (&mut file).take(4).read_to_end(&mut magic)?;
-    if magic != zipped::MAGIC {
-        return Ok(None);
-    }
-    file.rewind()?;
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    Ok(zipped::list(&name, file).transpose())
-}
-
-/// True when `path` is read as a folder: a folder, or a zip of result files (not an Inspect log).
 /// Whether the file holds several runs, or names the one it holds (`Format::parts`): it is read
 /// as the runs it holds.
 pub fn has_parts(path: &Path) -> bool {
@@ -112,17 +83,18 @@ pub fn has_parts(path: &Path) -> bool {
         return false;
     };
     let shown = path.display().to_string();
-    let Ok((name, head)) = scorelens::session::peek(&shown, file) else {
+    let Ok((name, head)) = peek(&shown, file) else {
         return false;
     };
-    scorelens::formats::detect(&name, &head).is_some_and(|f| !f.parts(&name, &head).is_empty())
+    holds_parts(&name, &head)
 }
 
+/// True when `path` is read as a folder: a folder, or a zip of result files (not an Inspect log).
 pub fn is_folder(path: &Path) -> bool {
     path.is_dir()
         || matches!(
-            zip_listing(path),
-            Ok(Some(Err(_))) | Ok(Some(Ok(Listing { inspect: false, .. })))
+            list_zip(path),
+            Ok(Some(Err(_))) | Ok(Some(Ok(ZipListing { inspect: false, .. })))
         )
 }
 
@@ -135,7 +107,7 @@ fn file(
     out: &mut Vec<Entry>,
     ignored: &mut Vec<(String, String)>,
 ) -> io::Result<()> {
-    let listing = zip_listing(&path)
+    let listing = list_zip(&path)
         .map_err(|why| io::Error::new(why.kind(), format!("{}: {why}", path.display())))?;
     let listing = match listing {
         Some(Ok(l)) if !l.inspect => l,
@@ -213,14 +185,12 @@ pub fn gather(paths: &[PathBuf], how: Grouping) -> io::Result<Gathered> {
         let peeked = match &e.place {
             Place::File(path) => {
                 let file = std::fs::File::open(path).map_err(failed)?;
-                scorelens::session::peek(&e.shown, file).map_err(failed)?
+                peek(&e.shown, file).map_err(failed)?
             }
             // An entry that cannot be decoded is set aside, as the zip's unreadable entries are.
             Place::Zipped { zip, entry } => {
-                let peeked = e
-                    .place
-                    .entry_bytes(zip, entry)
-                    .and_then(|read| scorelens::session::peek(&e.shown, read));
+                let peeked = Source::zip_entry(e.place.name(), zip, entry)
+                    .and_then(|source| source.peek_as(&e.shown));
                 peeked.unwrap_or_else(|why| {
                     undecoded.push((i, why.to_string()));
                     (String::new(), Vec::new())

@@ -28,9 +28,7 @@ mod source_tables;
 mod tables;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use scorelens::formats::FORMATS;
 use scorelens::metrics::bootstrap::{ClusterBy, DEFAULT_RESAMPLES, DEFAULT_SEED};
-use scorelens::profiles::Profile;
 use scorelens::runs::Grouping;
 use scorelens::table;
 use scorelens::{score_sources, BootstrapOptions, Error, Options, Source};
@@ -225,14 +223,14 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Command::Profiles => {
-            for p in Profile::all() {
+            for p in scorelens::catalog::profiles() {
                 println!("{:<22} {}", p.name, p.describe);
             }
             OK
         }
         Command::Formats => {
-            for f in FORMATS {
-                println!("{:<22} {}", f.name(), f.describe());
+            for f in scorelens::catalog::formats() {
+                println!("{:<22} {}", f.name, f.describe);
             }
             OK
         }
@@ -383,7 +381,7 @@ fn score_run(files: &[found::Place], opts: &Options, json: bool, layout: Layout)
     };
     let report = match score_sources(sources, opts) {
         Ok(f) => f.report,
-        Err(e @ (Error::UnknownProfile(_) | Error::Io { .. })) => {
+        Err(e @ (Error::UnknownProfile(_) | Error::Io { .. } | Error::TooBig { .. })) => {
             say!("scorelens: {e}");
             return USAGE;
         }

@@ -6,9 +6,7 @@ use super::failure::{Failure, Kind};
 use super::input::{sources, Source};
 use super::panic;
 use super::run::{run, Outcome, Settings};
-use crate::formats::FORMATS;
 use crate::metrics::bootstrap::ClusterBy;
-use crate::profiles::Profile;
 use crate::web::protocol::Named;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -175,29 +173,13 @@ fn named(list: Vec<Named>) -> JsValue {
 /// Every format the reader detects, with a line on what it reads.
 #[wasm_bindgen(unchecked_return_type = "Named[]")]
 pub fn formats() -> JsValue {
-    named(
-        FORMATS
-            .iter()
-            .map(|f| Named {
-                name: f.name().to_string(),
-                describe: f.describe().to_string(),
-            })
-            .collect(),
-    )
+    named(crate::catalog::formats())
 }
 
 /// Every profile `score` accepts in `options.profile`, with a line on what it scores.
 #[wasm_bindgen(unchecked_return_type = "Named[]")]
 pub fn profiles() -> JsValue {
-    named(
-        Profile::all()
-            .iter()
-            .map(|p| Named {
-                name: p.name.to_string(),
-                describe: p.describe.to_string(),
-            })
-            .collect(),
-    )
+    named(crate::catalog::profiles())
 }
 
 /// The scorelens version this module was built from.

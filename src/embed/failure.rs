@@ -64,7 +64,11 @@ impl Failure {
             Error::UnknownProfile(_) => (Kind::Profile, vec![Warning::new("", None, &message)]),
             Error::Strict(w) => (Kind::Strict, vec![w]),
             Error::NoItems(w) => (Kind::NoItems, w),
-            Error::Io { file, reason } => (Kind::Read, vec![Warning::new(&file, None, reason)]),
+            Error::Io { file, error } => (
+                Kind::Read,
+                vec![Warning::new(&file, None, error.to_string())],
+            ),
+            Error::TooBig { file, why } => (Kind::Read, vec![Warning::new(&file, None, why)]),
         };
         Failure {
             kind,

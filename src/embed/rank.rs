@@ -13,7 +13,6 @@ use crate::leaderboard::tables::default_figure;
 use crate::leaderboard::{leaderboard_with, Joined, Leaderboard};
 use crate::metrics::bootstrap::BootstrapOptions;
 use crate::metrics::lanes::LANES;
-use crate::profiles::Profile;
 
 /// A run with more items keeps no sample, and is not ranked in the page (as in the app's worker).
 pub const MAX_ITEMS: usize = 200_000;
@@ -91,16 +90,7 @@ pub async fn rank(sources: Vec<Source>, settings: &Settings) -> Result<Ranked, F
             );
             return Err(Failure::new(Kind::Input, &name, why));
         }
-        // A run of aggregate files only has an empty sample, as `score_run` gives it.
-        let sample = o.sample.unwrap_or_else(|| {
-            let profile = Profile::parse(&o.report.profile).unwrap_or_else(Profile::generic);
-            crate::profiles::resampling::sample_for(profile)
-        });
-        runs.push(Run {
-            name,
-            report: o.report,
-            sample,
-        });
+        runs.push(Run::new(name, o.report, o.sample));
     }
     let l = ranked(&runs).await;
     if l.common == 0 {

@@ -1,15 +1,16 @@
-//! One scoring run in the page, shared by `score` and the widget: the inputs are fed to a
-//! `Session` in chunks, with an await between chunks so the page stays responsive.
+//! One scoring run in the page, shared by `score` and the widget: the session reads the inputs
+//! (`Session::read_blob` for a Blob), with turns of the event loop between chunks so the page
+//! stays responsive.
 
-use super::failure::{Failure, Kind};
+use super::failure::Failure;
 use super::input::{Data, Source};
-use crate::formats::HEAD;
+use crate::session::Ended;
+use crate::web::blob::{Breathing, BrowserFile};
 use crate::{Options, Report, Session};
-use wasm_bindgen_futures::JsFuture;
-use web_sys::Blob;
 
-/// Bytes read per slice of a Blob, as the app's worker reads them.
-const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
+/// The most bytes of a file held whole (a JSON document, an archive, a table, a compressed file
+/// read on the page's thread, which cannot block on its reads): the app's worker's cap.
+const WHOLE_FILE_CAP: u64 = 512 << 20;
 
 /// How to score.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -37,40 +38,6 @@ pub struct Outcome {
     pub millis: f64,
 }
 
-async fn slice(blob: &Blob, name: &str, start: f64, end: f64) -> Result<Vec<u8>, Failure> {
-    let unread = |e: wasm_bindgen::JsValue| {
-        let why = js_sys::Error::from(e)
-            .message()
-            .as_string()
-            .unwrap_or_default();
-        Failure::new(
-            Kind::Read,
-            name,
-            format!("the browser could not read the file: {why}"),
-        )
-    };
-    let part = blob.slice_with_f64_and_f64(start, end).map_err(unread)?;
-    let buf = JsFuture::from(part.array_buffer()).await.map_err(unread)?;
-    Ok(js_sys::Uint8Array::new(&buf).to_vec())
-}
-
-/// Pushes the blob into the session a slice at a time; false when the session stopped it
-/// (strict mode met a warning).
-async fn read_blob(session: &mut Session, name: &str, blob: &Blob) -> Result<bool, Failure> {
-    let size = blob.size();
-    let head = slice(blob, name, 0.0, size.min(HEAD as f64)).await?;
-    let mut feed = session.add(name, &head, Some(size as u64));
-    let mut at = 0.0;
-    while at < size {
-        let end = (at + CHUNK).min(size);
-        if !feed.push(&slice(blob, name, at, end).await?) {
-            return Ok(false);
-        }
-        at = end;
-    }
-    Ok(true)
-}
-
 /// Scores the inputs as one run; strict mode stops at the first warning.
 pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, Failure> {
     let started = js_sys::Date::now();
@@ -81,19 +48,27 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
         sample: (settings.sample || settings.cluster.is_some()).then_some(super::rank::MAX_ITEMS),
         cluster: settings.cluster.clone(),
         group_by: settings.group_by.clone(),
+        whole_cap: Some(WHOLE_FILE_CAP),
         ..Options::default()
     };
     let mut session = Session::new(&opts).map_err(Failure::from_error)?;
     let mut bytes = 0.0;
+    let mut breathing = Breathing::new();
     for source in sources {
         bytes += source.size();
         // A Parquet table is read as the JSON Lines of its rows, as the CLI reads it.
         let source = super::parquet::as_rows(source).await?;
         let go_on = match &source.data {
-            Data::Bytes(b) => session
-                .read(crate::Source::bytes(source.name.as_str(), b))
-                .is_ok(),
-            Data::Blob(blob) => read_blob(&mut session, &source.name, blob).await?,
+            Data::Bytes(b) => match session.read(crate::Source::bytes(source.name.as_str(), b)) {
+                Ok(()) => true,
+                Err(crate::Error::Strict(_)) => false,
+                Err(e) => return Err(Failure::from_error(e)),
+            },
+            Data::Blob(blob) => {
+                let blob = BrowserFile::named(blob, &source.name);
+                let read = session.read_blob(&blob, &mut breathing).await;
+                read.map_err(Failure::from_error)? == Ended::Read
+            }
         };
         // A strict stop: `finish` gives the warning that stopped the run.
         if !go_on {

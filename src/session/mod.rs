@@ -4,6 +4,7 @@
 //! canonical JSON Lines in blocks (on every core natively), a whole document gathered by its
 //! reader.
 
+mod blob;
 mod blocks;
 #[cfg(not(target_arch = "wasm32"))]
 mod cores;
@@ -12,17 +13,23 @@ mod finish;
 mod guarded;
 mod guarded_read;
 pub mod line_guard;
+mod pull;
 mod source;
 mod state;
 mod streams;
 mod utf16;
-pub mod whole;
-pub mod zipped;
+mod whole;
+mod zipped;
 
+pub use blob::{first_bytes, open_zip, surely_more_items, Blob, ReadSeek, Zip};
 pub use decompress::{decoded, encoding, inner_name, peek};
 pub use line_guard::MAX_LINE;
-pub use source::Source;
+pub use pull::{Ended, Pace, Pull, Steady};
+pub use source::{Input, Source};
 pub use state::MAX_WARNINGS;
+pub use zipped::{
+    list as list_zip_read, list_path as list_zip, Entry as ZipEntry, Listing as ZipListing,
+};
 
 use crate::explore::Explorer;
 use crate::formats::canonical::chunks;
@@ -65,6 +72,10 @@ pub struct Options {
     /// A field whose value is each item's group (`--group-by VAR`), for formats whose items have
     /// named fields and no group of their own: promptfoo's test vars.
     pub group_by: Option<String>,
+    /// The most bytes of a source held in memory by a format that reads its file whole (a JSON
+    /// document, an archive, a table): past it the source is an error that says so
+    /// (`Error::TooBig`). `None`: no cap (natively). The page sets one: a tab cannot hold more.
+    pub whole_cap: Option<u64>,
 }
 
 /// A finished run: the report and the per-item records kept on request.
@@ -96,6 +107,8 @@ pub struct Session {
     part: Option<String>,
     /// `Options::group_by`.
     group_by: Option<std::sync::Arc<str>>,
+    /// `Options::whole_cap`.
+    whole_cap: Option<u64>,
 }
 
 /// A source pushed into the session as its bytes arrive (`Session::add`): the browser's
@@ -167,6 +180,7 @@ impl Session {
             file_warnings: 0,
             part: opts.part.clone(),
             group_by: opts.group_by.as_deref().map(Into::into),
+            whole_cap: opts.whole_cap,
         })
     }
 
@@ -175,31 +189,34 @@ impl Session {
     /// not be read.
     pub fn read(&mut self, source: Source<'_>) -> Result<(), Error> {
         let name = source.name;
+        let fail = |e: io::Error| Error::io(name.as_str(), e);
         let read = match source.body {
             source::Body::Bytes(bytes) => match decompress::sniff(bytes) {
                 None => self.read_bytes(&name, bytes),
                 Some(kind) => decompress::decode(kind, bytes)
+                    .map_err(fail)
                     .and_then(|read| self.read_stream(&name, None, read)),
             },
             source::Body::Read { len, mut read } => {
                 // The first bytes say whether the source is compressed; they are read again.
                 let mut start = Vec::with_capacity(4);
-                (&mut read).take(4).read_to_end(&mut start).and_then(|_| {
-                    let whole = io::Cursor::new(start.clone()).chain(read);
-                    match decompress::sniff(&start) {
-                        None => self.read_stream(&name, len, whole),
-                        Some(kind) => decompress::decode(kind, whole)
-                            .and_then(|read| self.read_stream(&name, None, read)),
+                match (&mut read).take(4).read_to_end(&mut start) {
+                    Err(e) => Err(fail(e)),
+                    Ok(_) => {
+                        let whole = io::Cursor::new(start.clone()).chain(read);
+                        match decompress::sniff(&start) {
+                            None => self.read_stream(&name, len, whole),
+                            Some(kind) => decompress::decode(kind, whole)
+                                .map_err(fail)
+                                .and_then(|read| self.read_stream(&name, None, read)),
+                        }
                     }
-                })
+                }
             }
         };
         if let Err(e) = read {
             self.end_file();
-            return Err(Error::Io {
-                file: name,
-                reason: e.to_string(),
-            });
+            return Err(e);
         }
         match (self.state.stopped, &self.state.first_warning) {
             (true, Some(w)) => Err(Error::Strict(w.clone())),
@@ -371,6 +388,12 @@ impl Session {
             self.state.files.push(f);
         }
     }
+}
+
+/// True when the file named `name` whose content's first bytes are `head` holds several runs, or
+/// names the one it holds (`Format::parts`): it is read as the runs it holds.
+pub fn holds_parts(name: &str, head: &[u8]) -> bool {
+    formats::detect(name, head).is_some_and(|f| !f.parts(name, head).is_empty())
 }
 
 /// `draw` of the resamples `0..resamples` in parts, in resample order: natively one part per

@@ -4,6 +4,13 @@
 use std::io::{self, Read};
 use std::path::Path;
 
+/// One input file, whole in memory.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    pub name: &'a str,
+    pub bytes: &'a [u8],
+}
+
 /// One input of a run: its name (as reports and warnings name it) and its bytes.
 pub struct Source<'a> {
     pub(super) name: String,
@@ -49,20 +56,53 @@ impl<'a> Source<'a> {
         Ok(Source::reader(path.display().to_string(), Some(len), file))
     }
 
+    /// The entry `entry` of the zip at `zip` (a listing's, `list_zip`), decoded as the session
+    /// reads it; named `name`. The zip is opened now.
+    pub fn zip_entry(
+        name: impl Into<String>,
+        zip: &Path,
+        entry: &super::ZipEntry,
+    ) -> io::Result<Source<'static>> {
+        use std::io::{Seek, SeekFrom};
+        let mut file = std::fs::File::open(zip)?;
+        file.seek(SeekFrom::Start(entry.start))?;
+        Source::zip_entry_read(name, file, entry)
+    }
+
+    /// The entry `entry` of a zip whose bytes from the entry's start on `raw` reads, decoded as
+    /// the session reads it; named `name`.
+    pub fn zip_entry_read(
+        name: impl Into<String>,
+        raw: impl Read + Send + 'a,
+        entry: &super::ZipEntry,
+    ) -> io::Result<Source<'a>> {
+        let read = super::zipped::entry(raw, entry)?;
+        Ok(Source::reader(name, Some(entry.size), read))
+    }
+
+    /// The source's content's first bytes, decoded as the session would decode them, and the
+    /// name its content goes by when named `shown` (`peek`): for grouping files into runs.
+    pub fn peek_as(self, shown: &str) -> io::Result<(String, Vec<u8>)> {
+        match self.body {
+            Body::Bytes(bytes) => super::peek(shown, bytes),
+            Body::Read { read, .. } => super::peek(shown, read),
+        }
+    }
+
     /// The name reports give the source.
     pub fn name(&self) -> &str {
         &self.name
     }
 }
 
-impl<'a> From<crate::Input<'a>> for Source<'a> {
-    fn from(input: crate::Input<'a>) -> Self {
+impl<'a> From<Input<'a>> for Source<'a> {
+    fn from(input: Input<'a>) -> Self {
         Source::bytes(input.name, input.bytes)
     }
 }
 
-impl<'a> From<&crate::Input<'a>> for Source<'a> {
-    fn from(input: &crate::Input<'a>) -> Self {
+impl<'a> From<&Input<'a>> for Source<'a> {
+    fn from(input: &Input<'a>) -> Self {
         Source::bytes(input.name, input.bytes)
     }
 }

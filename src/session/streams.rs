@@ -6,20 +6,27 @@
 use super::cores;
 use super::guarded_read::GuardedRead;
 use super::line_guard::{self, MAX_LINE};
-use super::{guarded, whole, Session};
+use super::pull::{now, Blocking, Counted, Steady};
+use super::whole::{read_whole, Whole};
+use super::{guarded, Session};
 use crate::formats::HEAD;
+use crate::Error;
 use std::io::{self, Read};
 
 impl Session {
     /// A source whole in memory: a large canonical JSON Lines file in blocks on every core. A
     /// line-based file with a carriage return or a line past `MAX_LINE` is read as a stream,
     /// through its guard.
-    pub(super) fn read_bytes(&mut self, name: &str, bytes: &[u8]) -> io::Result<()> {
+    pub(super) fn read_bytes(&mut self, name: &str, bytes: &[u8]) -> Result<(), Error> {
         let head = &bytes[..bytes.len().min(HEAD)];
         let (format, lines) = guarded::detect(name, head);
-        let line_based = format.is_some_and(|f| !whole::read_whole(f.name(), &lines));
+        let line_based = format.is_some_and(|f| !read_whole(f.name(), &lines));
         if line_based && line_guard::needs_guard(bytes, MAX_LINE) {
             return self.read_stream(name, Some(bytes.len() as u64), bytes);
+        }
+        let whole = Whole::new(format.map(|f| f.name()), head, self.whole_cap);
+        if whole.over(bytes.len() as u64) {
+            return Err(whole.too_big_at(name, Some(bytes.len() as u64)));
         }
         let blocks = self.begin(name, head, Some(bytes.len() as u64), format, true);
         // These bytes need no guard.
@@ -46,19 +53,26 @@ impl Session {
         name: &str,
         len: Option<u64>,
         mut read: impl Read + Send,
-    ) -> io::Result<()> {
+    ) -> Result<(), Error> {
         let mut head = Vec::with_capacity(HEAD);
-        (&mut read).take(HEAD as u64).read_to_end(&mut head)?;
+        (&mut read)
+            .take(HEAD as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| Error::io(name, e))?;
         let (format, lines) = guarded::detect(name, &head);
+        let mut held = Whole::new(format.map(|f| f.name()), &head, self.whole_cap);
+        if let Some(len) = len.filter(|&len| held.over(len)) {
+            return Err(held.too_big_at(name, Some(len)));
+        }
         let blocks = self.begin(name, &lines, len, format, true);
         let whole = io::Cursor::new(head).chain(read);
         match self.guard.as_mut() {
             Some(g) => {
                 g.in_push = false;
                 let guarded = GuardedRead::new(whole, std::sync::Arc::clone(&g.guard));
-                self.read_body(name, len, blocks, guarded)
+                self.read_body(name, len, blocks, &mut held, guarded)
             }
-            None => self.read_body(name, len, blocks, whole),
+            None => self.read_body(name, len, blocks, &mut held, whole),
         }
     }
 
@@ -68,29 +82,27 @@ impl Session {
         name: &str,
         len: Option<u64>,
         blocks: bool,
+        held: &mut Whole,
         mut read: impl Read + Send,
-    ) -> io::Result<()> {
+    ) -> Result<(), Error> {
         let mut head = Vec::with_capacity(HEAD);
-        (&mut read).take(HEAD as u64).read_to_end(&mut head)?;
+        (&mut read)
+            .take(HEAD as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| Error::io(name, e))?;
+        // Blocks are line-based (canonical JSON Lines): never held whole.
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(workers) = cores::workers(len).filter(|_| blocks) {
             self.lines = None;
-            return cores::read_pieces(self, name, workers, &head, read);
+            return cores::read_pieces(self, name, workers, &head, read)
+                .map_err(|e| Error::io(name, e));
         }
-        let _ = (blocks, name, len);
-        self.push(&head);
-        let size = chunk_size();
-        let mut chunk = Vec::with_capacity(size);
-        while !self.state.stopped {
-            chunk.clear();
-            (&mut read).take(size as u64).read_to_end(&mut chunk)?;
-            if chunk.is_empty() {
-                break;
-            }
-            self.push(&chunk);
-        }
-        self.end_file();
-        Ok(())
+        let _ = (blocks, len);
+        let mut pull = Blocking {
+            read,
+            piece: chunk_size(),
+        };
+        now(self.pump(name, head, &mut pull, held, Counted::Pulled, &mut Steady)).map(drop)
     }
 }
 

@@ -25,6 +25,45 @@ pub struct Entry {
     pub crc: u32,
 }
 
+impl Entry {
+    /// The entry's decoding (method, decoded size, CRC-32) as one string, for a face that hands
+    /// the entry's stored bytes on as a file of their own (the worker: a `File`'s type) and back
+    /// to the session (`Blob::zip_entry`).
+    pub fn tag(&self) -> String {
+        format!(
+            "method={}; size={}; crc={}",
+            self.method, self.size, self.crc
+        )
+    }
+
+    /// The entry named `name` whose `compressed` stored bytes are a source of their own, from
+    /// its `tag`.
+    pub fn from_tag(name: &str, compressed: u64, tag: &str) -> io::Result<Entry> {
+        let param = |key: &str| {
+            tag.split(';')
+                .filter_map(|p| p.trim().split_once('='))
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.trim())
+        };
+        let bad = || {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("a zip entry's tag that is not one: {tag}"),
+            )
+        };
+        Ok(Entry {
+            name: name.to_string(),
+            method: param("method")
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(bad)?,
+            start: 0,
+            compressed,
+            size: param("size").and_then(|v| v.parse().ok()).ok_or_else(bad)?,
+            crc: param("crc").and_then(|v| v.parse().ok()).ok_or_else(bad)?,
+        })
+    }
+}
+
 /// What a zip holds.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Listing {
@@ -37,6 +76,25 @@ pub struct Listing {
     /// True when the zip is an Inspect log (`header.json`, `_journal/`, `samples/`): one file of
     /// one run, read by its reader, not a folder.
     pub inspect: bool,
+}
+
+/// Lists the file at `path` when it is a zip: `None` when it is not one (or is not a plain file:
+/// a pipe or a device is never a zip, and reading its first bytes here would take them from the
+/// session that reads it next); `Some(Err(why))` when its directory cannot be read.
+pub fn list_path(path: &std::path::Path) -> io::Result<Option<Result<Listing, String>>> {
+    use std::io::Seek;
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(None);
+    }
+    let mut file = std::fs::File::open(path)?;
+    let mut magic = Vec::with_capacity(4);
+    (&mut file).take(4).read_to_end(&mut magic)?;
+    if magic != MAGIC {
+        return Ok(None);
+    }
+    file.rewind()?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    Ok(list(&name, file).transpose())
 }
 
 /// True when `name` (a file name or path) ends in `.eval`: Inspect's name for its zip logs.

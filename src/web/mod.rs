@@ -6,6 +6,8 @@
 
 #[cfg(feature = "ui")]
 mod app;
+// A browser's files as sources the session reads: used by the worker and the widget.
+pub mod blob;
 #[cfg(feature = "ui")]
 pub mod cards;
 #[cfg(feature = "ui")]

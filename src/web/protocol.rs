@@ -70,12 +70,7 @@ pub enum ToWorker {
     Showing { run: u32 },
 }
 
-/// A profile or a format the core knows, for menus and the format help.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Named {
-    pub name: String,
-    pub describe: String,
-}
+pub use crate::catalog::Named;
 
 /// How many groups the page's report holds at most: past it, the worker sends the largest
 /// (`report::groups::keep_largest`) and keeps every group in the report's JSON and HTML. A run

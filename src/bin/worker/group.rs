@@ -1,17 +1,27 @@
 //! Grouping dropped files into runs in the worker (`scorelens::runs::find`, on each file's decoded
 //! first bytes), so that the page carries neither the format detectors nor the decoders. A zip of
-//! result files is opened as a folder here, and its entries go back to the page as files.
+//! result files is opened as a folder here (`session::open_zip`), and its entries go back to the
+//! page as files: slices of the zip whose type says how the session decodes them.
 
-use crate::decode::peek;
-use crate::read::head;
-use crate::unzip::{self, Opened};
 use crate::worker::post;
 use scorelens::runs::{find, Grouping, Offered};
-use scorelens::session::inner_name;
-use scorelens::session::zipped::MAGIC;
+use scorelens::session::{first_bytes, inner_name, open_zip, Blob, Zip, ZipEntry};
+use scorelens::web::blob::{BrowserFile, ZIP_ENTRY};
 use scorelens::web::protocol::FromWorker;
 use wasm_bindgen::JsCast;
-use web_sys::File;
+use web_sys::{File, FilePropertyBag};
+
+/// The entry's stored bytes as a `File` named as the entry, its type saying how to decode them.
+fn entry_file(zip: &File, e: &ZipEntry) -> Option<File> {
+    let end = e.start.checked_add(e.compressed)?;
+    let blob = zip
+        .slice_with_f64_and_f64(e.start as f64, end as f64)
+        .ok()?;
+    let name = e.name.rsplit('/').next().unwrap_or(&e.name);
+    let bag = FilePropertyBag::new();
+    bag.set_type(&format!("{ZIP_ENTRY}; {}", e.tag()));
+    File::new_with_blob_sequence_and_options(&js_sys::Array::of1(&blob), name, &bag).ok()
+}
 
 /// Reads the first bytes of each file and answers `Grouped`.
 pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) {
@@ -23,26 +33,23 @@ pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) 
         // read), and why: listed with the files not read.
         let mut undecoded = Vec::new();
         for (file, path) in files.into_iter().zip(paths) {
-            let zip = head(&file).await.unwrap_or_default().starts_with(MAGIC);
-            match if zip {
-                unzip::open(&file, &path)
-            } else {
-                Opened::File
-            } {
-                Opened::File => {}
-                Opened::Damaged(why) => undecoded.push((all.len(), why)),
-                Opened::Folder {
+            match open_zip(&BrowserFile::file(&file)).await {
+                Zip::File => {}
+                Zip::Damaged(why) => undecoded.push((all.len(), why)),
+                Zip::Folder {
                     entries,
                     unreadable,
                 } => {
-                    for (entry, path) in entries {
-                        all.push(entry);
-                        all_paths.push(path);
+                    for e in &entries {
+                        if let Some(entry) = entry_file(&file, e) {
+                            all.push(entry);
+                            all_paths.push(format!("{path}/{}", e.name));
+                        }
                     }
-                    for (path, why) in unreadable {
+                    for (name, why) in unreadable {
                         undecoded.push((all.len(), why));
                         all.push(file.clone());
-                        all_paths.push(path);
+                        all_paths.push(format!("{path}/{name}"));
                     }
                     continue;
                 }
@@ -54,10 +61,9 @@ pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) 
         // first bytes are read: from here on it is any JSON Lines file (not inside a zip, whose
         // entries are not decoded, as natively).
         for (i, file) in all.iter_mut().enumerate() {
-            let raw = head(file).await.unwrap_or_default();
-            if !raw.starts_with(scorelens::web::parquet::MAGIC)
-                || crate::unzip::entry_of(file).is_some()
-            {
+            let blob = BrowserFile::file(file);
+            let raw = blob.slice(0, 4).await.unwrap_or_default();
+            if !raw.starts_with(scorelens::web::parquet::MAGIC) || blob.zip_entry().is_some() {
                 continue;
             }
             match crate::parquet::as_rows(file).await {
@@ -75,8 +81,8 @@ pub fn start(seq: u32, files: js_sys::Array, paths: Vec<String>, how: Grouping) 
             }
             // A file the browser cannot read (moved, say) has no first bytes: no reader claims
             // it, and it is listed with the files not read.
-            let raw = head(file).await.unwrap_or_default();
-            heads.push(peek(file, raw).unwrap_or_else(|(raw, why)| {
+            let head = first_bytes(&BrowserFile::file(file)).await;
+            heads.push(head.unwrap_or_else(|(raw, why)| {
                 undecoded.push((i, why));
                 raw
             }));

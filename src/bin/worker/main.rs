@@ -10,12 +10,6 @@ mod deltas;
 mod intervals;
 
 #[cfg(target_arch = "wasm32")]
-mod decode;
-
-#[cfg(target_arch = "wasm32")]
-mod file_stream;
-
-#[cfg(target_arch = "wasm32")]
 mod group;
 
 #[cfg(target_arch = "wasm32")]
@@ -31,20 +25,15 @@ mod parquet;
 mod read;
 
 #[cfg(target_arch = "wasm32")]
-mod unzip;
-
-#[cfg(target_arch = "wasm32")]
 mod worker {
     use crate::deltas;
     use crate::intervals::MAX_ITEMS;
-    use crate::read::{head, read_all, surely_too_many, Stop};
+    use crate::read::{read_all, Stop, WHOLE_FILE_CAP};
     use scorelens::explore::{Explorer, DEFAULT_CAP};
-    use scorelens::formats::FORMATS;
     use scorelens::metrics::bootstrap::ClusterBy;
-    use scorelens::profiles::Profile;
     use scorelens::report::groups::with_largest;
     use scorelens::report::Report;
-    use scorelens::web::protocol::{FromWorker, Named, Scored, Text, ToWorker, GROUPS_HELD};
+    use scorelens::web::protocol::{FromWorker, Scored, Text, ToWorker, GROUPS_HELD};
     use scorelens::{Error, Options, Session};
     use std::cell::RefCell;
     use std::collections::{HashMap, HashSet};
@@ -163,19 +152,9 @@ mod worker {
         });
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
-        let named = |name: &str, describe: &str| Named {
-            name: name.to_string(),
-            describe: describe.to_string(),
-        };
         post(&FromWorker::Ready {
-            profiles: Profile::all()
-                .iter()
-                .map(|p| named(p.name, p.describe))
-                .collect(),
-            formats: FORMATS
-                .iter()
-                .map(|f| named(f.name(), f.describe()))
-                .collect(),
+            profiles: scorelens::catalog::profiles(),
+            formats: scorelens::catalog::formats(),
         });
     }
 
@@ -284,11 +263,11 @@ mod worker {
                 return crate::intervals::start(run, generation);
             }
             (Err(Stop::Cancelled), _) => return,
-            (Err(Stop::Read(why) | Stop::TooBig(why)), _) => {
+            (Err(Stop::Failed(e)), _) => {
                 SAMPLES.with_borrow_mut(|s| s.remove(&run));
                 return post(&FromWorker::IntervalsSkipped {
                     run,
-                    reason: format!("the browser could not read the file again: {why}"),
+                    reason: format!("the files could not be read again: {e}"),
                 });
             }
             (Ok(_), Err(e)) => {
@@ -299,24 +278,9 @@ mod worker {
                 });
             }
         };
-        let sample = sample.unwrap_or_else(|| empty_sample(&report));
-        SAMPLES.with_borrow_mut(|s| {
-            s.insert(
-                run,
-                Kept::Here(Box::new(scorelens::Run {
-                    name,
-                    report,
-                    sample,
-                })),
-            )
-        });
+        let kept = Kept::Here(Box::new(scorelens::Run::new(name, report, sample)));
+        SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
         crate::intervals::start(run, generation);
-    }
-
-    /// As `scorelens::score_run`: a run of aggregate files only has an empty sample.
-    fn empty_sample(report: &Report) -> scorelens::metrics::bootstrap::Sample {
-        let profile = Profile::parse(&report.profile).unwrap_or_else(Profile::generic);
-        scorelens::profiles::resampling::sample_for(profile)
     }
 
     async fn score(
@@ -335,10 +299,10 @@ mod worker {
         // file's first bytes before any item (`surely_too_many`).
         let total: f64 = files.iter().map(|f| f.size()).sum();
         let sampled = match files.first() {
-            Some(first) => match head(first).await {
-                Ok(h) => !surely_too_many(first, &h, total, MAX_ITEMS),
-                Err(stop) => return read_failed(run, stop),
-            },
+            Some(first) => {
+                let first = scorelens::web::blob::BrowserFile::file(first);
+                !scorelens::session::surely_more_items(&first, total as u64, MAX_ITEMS).await
+            }
             None => true,
         };
         // Clustered figures come from the sample: kept, up to the cap, whenever they are asked.
@@ -349,6 +313,7 @@ mod worker {
             sample: sampled.then_some(MAX_ITEMS),
             cluster,
             part,
+            whole_cap: Some(WHOLE_FILE_CAP),
             ..Options::default()
         };
         let mut session = match Session::new(&opts) {
@@ -389,14 +354,11 @@ mod worker {
                         report_kept = Some(report);
                         None
                     }
-                    None => {
-                        let sample = finished.sample.unwrap_or_else(|| empty_sample(&report));
-                        Some(Kept::Here(Box::new(scorelens::Run {
-                            name,
-                            report,
-                            sample,
-                        })))
-                    }
+                    None => Some(Kept::Here(Box::new(scorelens::Run::new(
+                        name,
+                        report,
+                        finished.sample,
+                    )))),
                 };
                 if let Some(kept) = kept {
                     SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
@@ -438,28 +400,16 @@ mod worker {
     /// Says why the run's files could not be read; a cancel was answered when it came, and a
     /// newer score of the run replaces this one.
     fn read_failed(run: u32, stop: Stop) {
-        let error = match stop {
-            Stop::Cancelled => return,
-            Stop::Read(why) => format!("the browser could not read the file: {why}"),
-            Stop::TooBig(error) => error,
-        };
-        post(&FromWorker::Failed {
-            run,
-            error,
-            warnings: Vec::new(),
-        });
+        if let Stop::Failed(e) = stop {
+            fail(run, e);
+        }
     }
 
     fn fail(run: u32, e: Error) {
-        let warnings = match &e {
-            Error::NoItems(w) => w.clone(),
-            Error::Strict(w) => vec![w.clone()],
-            _ => Vec::new(),
-        };
         post(&FromWorker::Failed {
             run,
             error: e.to_string(),
-            warnings,
+            warnings: e.warnings(),
         });
     }
 }
