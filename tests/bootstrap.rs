@@ -152,7 +152,7 @@ fn every_interval_holds_its_estimate_roughly_and_is_ordered() {
 
 /// A canonical file of `n` choice items, right with probability `p`, with a seeded generator.
 fn bernoulli_file(n: usize, p: f64, seed: u64) -> String {
-    let mut rng = scorelens::metrics::bootstrap_rng::SplitMix64::new(seed);
+    let mut rng = scorelens::metrics::bootstrap::SplitMix64::new(seed);
     let mut out = String::new();
     for i in 0..n {
         let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;

@@ -6,11 +6,6 @@
 
 pub mod accuracy;
 pub mod bootstrap;
-pub mod bootstrap_design;
-pub mod bootstrap_ic;
-pub mod bootstrap_intervals;
-pub mod bootstrap_rng;
-pub mod bootstrap_summary;
 pub mod calibration;
 pub mod clustered;
 pub mod ece;

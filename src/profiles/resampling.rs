@@ -9,9 +9,9 @@
 use super::ic_common::Scope;
 use super::rewardbench_replay::{ties_cluster, RewardBenchReplay};
 use super::{cmdb, decision_bench, jevbench, rewardbench, rewardbench2, steer, Profile};
+use crate::metrics::bootstrap::ic::IcReplay;
+use crate::metrics::bootstrap::summary::SummaryReplay;
 use crate::metrics::bootstrap::{Replay, Sample, Strata};
-use crate::metrics::bootstrap_ic::IcReplay;
-use crate::metrics::bootstrap_summary::SummaryReplay;
 
 /// An empty sample for a run under `profile`.
 pub fn sample_for(profile: &Profile) -> Sample {

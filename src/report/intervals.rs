@@ -10,7 +10,7 @@
 //! `rewardbench.sections.Chat Hard`, `groups.<name>.accuracy`.
 
 use super::Report;
-pub use crate::metrics::bootstrap_intervals::{BootstrapIntervals, FigureInterval};
+pub use crate::metrics::bootstrap::{BootstrapIntervals, FigureInterval};
 use crate::metrics::ic_figures::{ScopeFigures, TypeFigures};
 use crate::metrics::ordered::Ordered;
 use crate::metrics::stats::{wilson, Z95};
