@@ -6,9 +6,9 @@ use super::frozen::{Frozen, FrozenTally};
 use super::ic_notes::calibration_notes;
 use super::{Context, Rules};
 use crate::items::{Body, Item, OptionKind, Tier};
+use crate::metrics::ic::calibration::CalibrationScope;
+use crate::metrics::ic::cells::{tier_index, TIERS};
 use crate::metrics::ic::{IcAccumulator, IcOptions};
-use crate::metrics::ic_calibration::CalibrationScope;
-use crate::metrics::ic_cells::{tier_index, TIERS};
 use crate::metrics::multi::MultiAccumulator;
 use crate::report::Report;
 

@@ -3,7 +3,7 @@
 //! what they are looking at.
 
 use super::ic_common::Scope;
-use crate::metrics::ic_figures::IcFigures;
+use crate::metrics::ic::figures::IcFigures;
 
 /// The calibration notes for a run scored under `scope`.
 pub fn calibration_notes(name: &str, scope: Scope, f: &IcFigures) -> Vec<String> {

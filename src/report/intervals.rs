@@ -11,7 +11,7 @@
 
 use super::Report;
 pub use crate::metrics::bootstrap::{BootstrapIntervals, FigureInterval};
-use crate::metrics::ic_figures::{ScopeFigures, TypeFigures};
+use crate::metrics::ic::figures::{ScopeFigures, TypeFigures};
 use crate::metrics::ordered::Ordered;
 use crate::metrics::stats::{wilson, Z95};
 use serde::{Deserialize, Serialize};

@@ -9,8 +9,8 @@
 use super::Replay;
 use crate::items::Item;
 use crate::metrics::flat::{Slot, Sums};
+use crate::metrics::ic::figures::{IcFigures, ScopeFigures, TypeFigures};
 use crate::metrics::ic::{IcAccumulator, IcOptions, IcPart};
-use crate::metrics::ic_figures::{IcFigures, ScopeFigures, TypeFigures};
 #[cfg(target_arch = "x86_64")]
 use crate::metrics::lanes::Lanes;
 use crate::metrics::lanes::{Weights, LANES};
@@ -173,7 +173,7 @@ impl Replay for IcReplay {
 mod tests {
     use super::*;
     use crate::formats::canonical::chunks::{read_block, Event};
-    use crate::metrics::ic_calibration::CalibrationScope;
+    use crate::metrics::ic::calibration::CalibrationScope;
 
     fn items(text: &str) -> Vec<Item> {
         read_block("t.jsonl", text.as_bytes())
