@@ -299,7 +299,7 @@ proptest::proptest! {
     fn weighted_equal_mass_is_equal_mass_over_the_copies(
         values in proptest::collection::vec((0u32..40, proptest::bool::ANY, 0u32..4), 1..60)
     ) {
-        use scorelens::metrics::ece_em::{ece_weighted, EqualMass};
+        use scorelens::metrics::ece::equal_mass::{ece_weighted, EqualMass};
         // Confidences on a coarse grid, so that ties (and ties at boundaries) are common.
         let mut parts: Vec<(f64, bool, u32)> =
             values.iter().map(|&(c, r, t)| (f64::from(c) / 40.0, r, t)).collect();

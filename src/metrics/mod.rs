@@ -9,7 +9,6 @@ pub mod bootstrap;
 pub mod calibration;
 pub mod clustered;
 pub mod ece;
-pub mod ece_em;
 pub mod exact_sum;
 pub mod flat;
 pub mod groups;

@@ -149,7 +149,7 @@ impl Scorer {
     /// needs no sorted copy of them (`EqualMass::settle`; the browser's peak memory).
     pub fn settle(&mut self) {
         let (conditioning, mixing) = (&mut self.summary.conditioning, &mut self.summary.mixing);
-        crate::metrics::ece_em::both(|| conditioning.settle(), || mixing.settle());
+        crate::metrics::ece::equal_mass::both(|| conditioning.settle(), || mixing.settle());
     }
 
     /// The report's figures; the caller fills in files, counts and warnings.
