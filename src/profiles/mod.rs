@@ -15,9 +15,6 @@ mod ic_notes;
 mod jevbench;
 pub mod resampling;
 mod rewardbench;
-mod rewardbench2;
-mod rewardbench_common;
-mod rewardbench_replay;
 mod steer;
 
 use crate::items::Item;
@@ -56,7 +53,7 @@ pub static PROFILES: &[&Profile] = &[
     &decision_bench::PROFILE,
     &cmdb::PROFILE,
     &rewardbench::PROFILE,
-    &rewardbench2::PROFILE,
+    &rewardbench::v2::PROFILE,
 ];
 
 impl Profile {
