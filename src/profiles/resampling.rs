@@ -6,7 +6,7 @@
 //! RewardBench 2 Ties prompt pair (`ref:N` with `tied:N`) is one unit, since the composite scores
 //! the pair.
 
-use super::ic_common::Scope;
+use super::ic::Scope;
 use super::rewardbench::replay::{ties_cluster, RewardBenchReplay};
 use super::{cmdb, decision_bench, jevbench, rewardbench, steer, Profile};
 use crate::metrics::bootstrap::ic::IcReplay;

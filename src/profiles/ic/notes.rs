@@ -2,7 +2,7 @@
 //! ECE bins and which items it covers, so that a reader comparing with a published table knows
 //! what they are looking at.
 
-use super::ic_common::Scope;
+use super::Scope;
 use crate::metrics::ic::figures::IcFigures;
 
 /// The calibration notes for a run scored under `scope`.
