@@ -3,8 +3,8 @@
 //! of two such runs. `cargo bench --bench bootstrap`; 2000 resamples = 2000 × the per-resample time.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use scorelens::metrics::bootstrap::SplitMix64;
 use scorelens::metrics::bootstrap::{BootstrapOptions, Sample};
-use scorelens::metrics::bootstrap_rng::SplitMix64;
 use scorelens::{score_sources, Options, Source};
 use std::hint::black_box;
 use std::time::Duration;

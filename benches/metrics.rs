@@ -8,7 +8,7 @@ mod common;
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use scorelens::items::{Item, Mode};
 use scorelens::metrics::calibration::confidence;
-use scorelens::metrics::ece_em::EqualMass;
+use scorelens::metrics::ece::equal_mass::EqualMass;
 use scorelens::metrics::ic::{IcAccumulator, IcOptions};
 use scorelens::metrics::{outcome, Accuracy, Calibration, Groups, OutsideMass, Summary};
 use scorelens::profiles::{Context, Profile, Scorer};

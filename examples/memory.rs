@@ -122,7 +122,7 @@ fn main() {
         ));
     }
     let (base, _) = (LIVE.load(Relaxed), PEAK.store(LIVE.load(Relaxed), Relaxed));
-    let mut mass = scorelens::metrics::ece_em::EqualMass::default();
+    let mut mass = scorelens::metrics::ece::equal_mass::EqualMass::default();
     for (i, _) in ids.iter().enumerate() {
         mass.add(((i * 7919) % 10007) as f64 / 10007.0, i % 3 == 0);
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the embeddable widget and JavaScript API (src/embed.rs) into an npm-ready folder:
+# Builds the embeddable widget and JavaScript API (src/embed/mod.rs) into an npm-ready folder:
 #   scripts/dist.sh            -> dist/embed/ (`make dist`)
 #   scripts/dist.sh --stage    -> $TRUNK_STAGING_DIR/embed/ (Trunk's build hook, so the site's
 #                                 dist/ serves embed.html with a working widget)

@@ -152,7 +152,7 @@ fn every_interval_holds_its_estimate_roughly_and_is_ordered() {
 
 /// A canonical file of `n` choice items, right with probability `p`, with a seeded generator.
 fn bernoulli_file(n: usize, p: f64, seed: u64) -> String {
-    let mut rng = scorelens::metrics::bootstrap_rng::SplitMix64::new(seed);
+    let mut rng = scorelens::metrics::bootstrap::SplitMix64::new(seed);
     let mut out = String::new();
     for i in 0..n {
         let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
@@ -299,7 +299,7 @@ proptest::proptest! {
     fn weighted_equal_mass_is_equal_mass_over_the_copies(
         values in proptest::collection::vec((0u32..40, proptest::bool::ANY, 0u32..4), 1..60)
     ) {
-        use scorelens::metrics::ece_em::{ece_weighted, EqualMass};
+        use scorelens::metrics::ece::equal_mass::{ece_weighted, EqualMass};
         // Confidences on a coarse grid, so that ties (and ties at boundaries) are common.
         let mut parts: Vec<(f64, bool, u32)> =
             values.iter().map(|&(c, r, t)| (f64::from(c) / 40.0, r, t)).collect();

@@ -1,7 +1,7 @@
 //! Equal-mass ECE over lists long enough to be kept in blocks: the same bins and ECE
 //! whatever the order the values come in or how runs are merged, and the weighted form's ECE.
 
-use scorelens::metrics::ece_em::{ece_weighted, EqualMass};
+use scorelens::metrics::ece::equal_mass::{ece_weighted, EqualMass};
 
 /// `n` confidences with correctness, in a scrambled order (a fixed LCG).
 fn values(n: usize) -> Vec<(f64, bool)> {

@@ -1,7 +1,7 @@
 //! Equal-mass ECE against the reference implementation HELM uses (uncertainty-calibration's
 //! `get_ece_em`), on seeded cases made by scripts/reference/ece_em_vectors.py.
 
-use scorelens::metrics::ece_em::EqualMass;
+use scorelens::metrics::ece::equal_mass::EqualMass;
 use serde::Deserialize;
 
 #[derive(Deserialize)]

@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use scorelens::items::{Body, Item, Modality, OptionItem, OptionKind, Split, Tier};
+use scorelens::metrics::ic::figures::{IcFigures, TypeFigures};
 use scorelens::metrics::ic::{IcAccumulator, IcOptions};
-use scorelens::metrics::ic_figures::{IcFigures, TypeFigures};
 use scorelens::probs::{build, Source};
 
 fn probs(p: &[f64]) -> Option<scorelens::items::Probs> {

@@ -1,6 +1,6 @@
 //! The I/C and multi-select sections of the report as tables, each figure saying what it is.
 
-use scorelens::metrics::ic_figures::{ScopeFigures, Tiers, TypeFigures};
+use scorelens::metrics::ic::figures::{ScopeFigures, Tiers, TypeFigures};
 use scorelens::metrics::multi::MultiScopeFigures;
 use scorelens::table::Table;
 use scorelens::Report;

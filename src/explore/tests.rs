@@ -159,7 +159,7 @@ proptest! {
         cap in 0usize..4,
     ) {
         let mut text = String::new();
-        let mut own = crate::metrics::ece_em::EqualMass::default();
+        let mut own = crate::metrics::ece::equal_mass::EqualMass::default();
         for (i, &(p, says_a, probs)) in items.iter().enumerate() {
             // Sixteenths are exact: the confidence is q[answer] under both readings.
             let q_a = f64::from(p) / 16.0;

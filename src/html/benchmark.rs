@@ -4,7 +4,7 @@
 use super::sections::{heading, td, td_count, td_text, tend, th, thead};
 use super::Html;
 use crate::fmt::{self, Kind};
-use crate::metrics::ic_figures::{ScopeFigures, TypeFigures};
+use crate::metrics::ic::figures::{ScopeFigures, TypeFigures};
 use crate::report::rewardbench::RewardBenchFigures;
 use std::fmt::Write;
 

@@ -9,8 +9,8 @@
 
 use super::subset_lanes::SubsetLanes;
 use crate::compare::Run;
+use crate::metrics::bootstrap::design::pool_small;
 use crate::metrics::bootstrap::{BootstrapOptions, LaneBuf, Resampler};
-use crate::metrics::bootstrap_design::pool_small;
 use crate::metrics::lanes::{Lanes, Weights, LANES};
 use std::collections::HashMap;
 use std::ops::Range;

@@ -1,7 +1,7 @@
 //! Calibration figures under one reading of the probabilities, conditioning or mixing (SPEC §2, §4).
 
+use super::ece::equal_mass::EqualMass;
 use super::ece::{BinReport, EqualWidth};
-use super::ece_em::EqualMass;
 use crate::items::{Item, Mode, OptionItem};
 use serde::{Deserialize, Serialize};
 

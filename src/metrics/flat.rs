@@ -1,5 +1,5 @@
 //! An accumulator's running sums seen as one flat list of numbers, in a fixed order: so that a
-//! block of resamples can keep every sum lane-wide (`bootstrap_ic`'s lanes), add each item's
+//! block of resamples can keep every sum lane-wide (`bootstrap::ic`'s lanes), add each item's
 //! part to every lane with the same loads, and put each lane back into an ordinary accumulator
 //! that finishes with its own code.
 //!

@@ -6,23 +6,13 @@
 
 pub mod accuracy;
 pub mod bootstrap;
-pub mod bootstrap_design;
-pub mod bootstrap_ic;
-pub mod bootstrap_intervals;
-pub mod bootstrap_rng;
-pub mod bootstrap_summary;
 pub mod calibration;
 pub mod clustered;
 pub mod ece;
-pub mod ece_em;
 pub mod exact_sum;
 pub mod flat;
 pub mod groups;
 pub mod ic;
-pub mod ic_calibration;
-pub mod ic_cells;
-pub mod ic_figures;
-pub mod ic_types;
 pub mod intervals;
 pub mod lanes;
 pub mod mcnemar;

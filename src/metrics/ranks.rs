@@ -15,7 +15,7 @@ const GATHER: usize = 1 << 14;
 
 /// The value's place in `f64::total_cmp` order as an unsigned integer (the sign bit flipped, and
 /// every other bit too for a negative value); also the bootstrap's ordering of calibration parts
-/// (`bootstrap_summary`).
+/// (`bootstrap::summary`).
 pub(crate) fn order_key(v: f64) -> u64 {
     let bits = v.to_bits();
     bits ^ ((((bits as i64) >> 63) as u64) | 1 << 63)

@@ -2,7 +2,7 @@
 //! every figure is given overall and per modality (text, image).
 
 use super::frozen::CMDB_1500;
-use super::ic_common::{IcRules, Scope};
+use super::ic::{IcRules, Scope};
 use super::Profile;
 
 const NOTES: &[&str] = &[

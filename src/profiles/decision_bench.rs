@@ -1,7 +1,7 @@
 //! Decision Bench (SPEC §7; FORMATS §9): every item is a Choice item without tiers, and the choice
 //! calibration part measures TVD against the one-hot gold (1 - q[gold]).
 
-use super::ic_common::{IcRules, Scope};
+use super::ic::{IcRules, Scope};
 use super::Profile;
 
 const NOTES: &[&str] = &[

@@ -1,7 +1,7 @@
 //! The default profile: SPEC §2–§4 figures over whatever items the file holds, plus I and C when it
 //! has choice, binary or rating items and multi-select figures when it has `multi` items.
 
-use super::ic_common::{IcRules, Scope};
+use super::ic::{IcRules, Scope};
 use super::Profile;
 
 pub static PROFILE: Profile = Profile {

@@ -6,7 +6,7 @@
 //! benchmarks (JevBench, CMDB, Decision Bench) with I and C; generic with accuracy, ECE and I/C
 //! where they apply.
 
-use super::ic_how::{c_how, i_how};
+use super::ic::how::{c_how, i_how};
 use crate::fmt::{self, Kind};
 use crate::report::Report;
 

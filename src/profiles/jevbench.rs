@@ -2,7 +2,7 @@
 //! hard tier only.
 
 use super::frozen::{JEVBENCH_HARD_111, JEVBENCH_PUBLIC_231};
-use super::ic_common::{IcRules, Scope};
+use super::ic::{IcRules, Scope};
 use super::Profile;
 
 const NOTES: &[&str] = &[

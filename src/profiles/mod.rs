@@ -9,15 +9,10 @@ mod decision_bench;
 mod frozen;
 mod generic;
 pub mod headline;
-mod ic_common;
-mod ic_how;
-mod ic_notes;
+mod ic;
 mod jevbench;
 pub mod resampling;
 mod rewardbench;
-mod rewardbench2;
-mod rewardbench_common;
-mod rewardbench_replay;
 mod steer;
 
 use crate::items::Item;
@@ -56,7 +51,7 @@ pub static PROFILES: &[&Profile] = &[
     &decision_bench::PROFILE,
     &cmdb::PROFILE,
     &rewardbench::PROFILE,
-    &rewardbench2::PROFILE,
+    &rewardbench::v2::PROFILE,
 ];
 
 impl Profile {
@@ -149,7 +144,7 @@ impl Scorer {
     /// needs no sorted copy of them (`EqualMass::settle`; the browser's peak memory).
     pub fn settle(&mut self) {
         let (conditioning, mixing) = (&mut self.summary.conditioning, &mut self.summary.mixing);
-        crate::metrics::ece_em::both(|| conditioning.settle(), || mixing.settle());
+        crate::metrics::ece::equal_mass::both(|| conditioning.settle(), || mixing.settle());
     }
 
     /// The report's figures; the caller fills in files, counts and warnings.

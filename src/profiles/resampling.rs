@@ -6,12 +6,12 @@
 //! RewardBench 2 Ties prompt pair (`ref:N` with `tied:N`) is one unit, since the composite scores
 //! the pair.
 
-use super::ic_common::Scope;
-use super::rewardbench_replay::{ties_cluster, RewardBenchReplay};
-use super::{cmdb, decision_bench, jevbench, rewardbench, rewardbench2, steer, Profile};
+use super::ic::Scope;
+use super::rewardbench::replay::{ties_cluster, RewardBenchReplay};
+use super::{cmdb, decision_bench, jevbench, rewardbench, steer, Profile};
+use crate::metrics::bootstrap::ic::IcReplay;
+use crate::metrics::bootstrap::summary::SummaryReplay;
 use crate::metrics::bootstrap::{Replay, Sample, Strata};
-use crate::metrics::bootstrap_ic::IcReplay;
-use crate::metrics::bootstrap_summary::SummaryReplay;
 
 /// An empty sample for a run under `profile`.
 pub fn sample_for(profile: &Profile) -> Sample {
@@ -21,7 +21,7 @@ pub fn sample_for(profile: &Profile) -> Sample {
     if name == rewardbench::PROFILE.name {
         let rb: Box<dyn Replay> = Box::new(RewardBenchReplay::v1());
         Sample::new(Strata::Group, None, "item", vec![summary, rb])
-    } else if name == rewardbench2::PROFILE.name {
+    } else if name == rewardbench::v2::PROFILE.name {
         let rb: Box<dyn Replay> = Box::new(RewardBenchReplay::v2());
         let units = "item (a Ties ref:N / tied:N prompt pair is one unit)";
         Sample::new(Strata::Group, Some(ties_cluster), units, vec![summary, rb])

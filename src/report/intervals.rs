@@ -10,8 +10,8 @@
 //! `rewardbench.sections.Chat Hard`, `groups.<name>.accuracy`.
 
 use super::Report;
-pub use crate::metrics::bootstrap_intervals::{BootstrapIntervals, FigureInterval};
-use crate::metrics::ic_figures::{ScopeFigures, TypeFigures};
+pub use crate::metrics::bootstrap::{BootstrapIntervals, FigureInterval};
+use crate::metrics::ic::figures::{ScopeFigures, TypeFigures};
 use crate::metrics::ordered::Ordered;
 use crate::metrics::stats::{wilson, Z95};
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,7 @@
 //! tiers behind them, with the per-modality scopes when the file has them.
 
 use super::fmt::{self, Kind};
-use crate::metrics::ic_figures::{IcFigures, ScopeFigures, Tiers, TypeFigures};
+use crate::metrics::ic::figures::{IcFigures, ScopeFigures, Tiers, TypeFigures};
 use leptos::prelude::*;
 
 fn tier_rows(tiers: &Tiers) -> impl IntoView {

@@ -157,7 +157,7 @@ pub fn report_tables(r: &Report) -> Vec<Table> {
 }
 
 /// Each I/C type's parts, one row per type.
-fn ic_types(o: &crate::metrics::ic_figures::ScopeFigures) -> Table {
+fn ic_types(o: &crate::metrics::ic::figures::ScopeFigures) -> Table {
     let t = &o.types;
     let rows = [
         ("choice", &t.choice),

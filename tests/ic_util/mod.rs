@@ -1,7 +1,7 @@
 //! Helpers shared by the I/C integration tests: score JSON Lines text, compare floats.
 #![allow(dead_code)]
 
-use scorelens::metrics::ic_figures::{IcFigures, TypeFigures};
+use scorelens::metrics::ic::figures::{IcFigures, TypeFigures};
 use scorelens::{Input, Options, Report};
 
 /// Scores canonical JSON Lines under a profile (None: header or generic).

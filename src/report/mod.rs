@@ -3,7 +3,7 @@
 //! Keys follow SPEC §8. A figure that does not apply is `None` and serialises as `null`, never 0.
 
 use crate::metrics::calibration::CalibrationFigures;
-use crate::metrics::ic_figures::IcFigures;
+use crate::metrics::ic::figures::IcFigures;
 use crate::metrics::multi::MultiFigures;
 use crate::reported::Reported;
 use crate::warning::Warning;

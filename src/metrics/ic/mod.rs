@@ -5,14 +5,19 @@
 //! the reward-model types are outside I/C). Profiles decide which items reach it and whether choice
 //! TVD is measured against a one-hot gold.
 
+pub(crate) mod calibration;
+pub(crate) mod cells;
+pub mod figures;
+mod types;
+
 use super::ece::EqualWidth;
 use super::flat::{Slot, Sums};
-use super::ic_calibration::CalibrationScope;
-use super::ic_figures::{IcFigures, ScopeFigures, Scopes, Types};
-use super::ic_types::{choice_c, type_part, TypePart, TypeState};
 use super::outcome::outcome;
 use crate::items::{Item, Modality, OptionKind, Tier};
+use calibration::CalibrationScope;
+use figures::{IcFigures, ScopeFigures, Scopes, Types};
 use std::collections::BTreeMap;
+use types::{choice_c, type_part, TypePart, TypeState};
 
 /// The type weights of `i_weighted`: choice, binary, rating.
 pub const TYPE_WEIGHTS: [f64; 3] = [0.50, 0.25, 0.25];

@@ -1,5 +1,7 @@
 //! Equal-width expected calibration error with the per-bin data a reliability diagram needs (SPEC §4).
 
+pub mod equal_mass;
+
 use super::intervals::clopper_pearson;
 use super::stats::{wilson, Z95};
 use serde::{Deserialize, Serialize};

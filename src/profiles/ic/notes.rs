@@ -2,8 +2,8 @@
 //! ECE bins and which items it covers, so that a reader comparing with a published table knows
 //! what they are looking at.
 
-use super::ic_common::Scope;
-use crate::metrics::ic_figures::IcFigures;
+use super::Scope;
+use crate::metrics::ic::figures::IcFigures;
 
 /// The calibration notes for a run scored under `scope`.
 pub fn calibration_notes(name: &str, scope: Scope, f: &IcFigures) -> Vec<String> {

@@ -11,13 +11,20 @@
 //! The draws come from `SplitMix64` in integer arithmetic, strata and units are numbered in the
 //! order items arrive, so one seed gives the same intervals natively and in wasm32.
 
-pub use super::bootstrap_design::{ClusterBy, ClusterOf, Design, Resampler, Strata, MIN_STRATUM};
-pub use super::bootstrap_intervals::{BootstrapIntervals, FigureInterval};
+pub(crate) mod design;
+pub(crate) mod ic;
+mod intervals;
+mod rng;
+pub(crate) mod summary;
+
 use super::groups::NO_GROUP;
 use super::lanes::{self, Weights, LANES};
 use super::ordered::Ordered;
 use super::outcome::outcome;
 use crate::items::Item;
+pub use design::{ClusterBy, ClusterOf, Design, Resampler, Strata, MIN_STRATUM};
+pub use intervals::{BootstrapIntervals, FigureInterval};
+pub use rng::SplitMix64;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::fmt;

@@ -2,7 +2,6 @@
 //! items, the figures the tool's own aggregate files reported, and the length baseline the readers
 //! measured, resolved into one figure per subset.
 
-use super::Context;
 use crate::formats::rewardbench::aggregate::SOURCE as TOOL_SOURCE;
 use crate::items::{Body, Item};
 use crate::metrics::accuracy::AccuracyFigures;
@@ -10,6 +9,7 @@ use crate::metrics::groups::NO_GROUP;
 use crate::metrics::outcome::Outcome;
 use crate::metrics::pairwise::{longer_wins, longest_wins, margin, Margins};
 use crate::metrics::Groups;
+use crate::profiles::Context;
 use crate::report::rewardbench::SubsetFigures;
 use crate::report::Report;
 use crate::warning::Warning;

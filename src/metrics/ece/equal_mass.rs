@@ -8,11 +8,11 @@
 //! (`ranks::at_ranks`, radix selection), and each bin's confidences are summed exactly, rounded
 //! once (`exact_sum`), so the figures do not depend on the order the items came in, bit for bit.
 
-use super::ece::BinReport;
-use super::exact_sum::ExactSum;
-use super::intervals::clopper_pearson;
-use super::ranks::at_ranks;
-use super::stats::{wilson, Z95};
+use super::BinReport;
+use crate::metrics::exact_sum::ExactSum;
+use crate::metrics::intervals::clopper_pearson;
+use crate::metrics::ranks::at_ranks;
+use crate::metrics::stats::{wilson, Z95};
 
 /// Number of equal-mass bins HELM uses.
 pub const BINS: usize = 10;

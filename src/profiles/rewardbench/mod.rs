@@ -1,14 +1,18 @@
 //! RewardBench v1 (SPEC §6): pair accuracy per subset, four sections weighted by the official
 //! example counts and summed in the official order, so that they equal the leaderboard to the bit.
 
+mod common;
+pub(crate) mod replay;
+pub(crate) mod v2;
+
 use super::frozen::{check, REWARDBENCH};
-use super::rewardbench_common::{list, subset_of, warn, Sources, Tally};
 use super::{Context, Profile, Rules};
 use crate::items::{Body, Item};
 use crate::metrics::outcome::outcome;
 use crate::metrics::pairwise::{mean_in_order, weighted_mean_in_order};
 use crate::report::rewardbench::{Ordered, RewardBenchFigures, SectionFigures, SubsetFigures};
 use crate::report::Report;
+use common::{list, subset_of, warn, Sources, Tally};
 
 pub static PROFILE: Profile = Profile {
     name: "rewardbench",

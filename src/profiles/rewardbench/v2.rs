@@ -1,13 +1,13 @@
 //! RewardBench 2 (SPEC §6): best-of-4 credit per subset, the Ties composite recomputed from the
 //! scores and the `ref:`/`tied:` ids, and the overall as the unweighted mean of the six subsets.
 
-use super::rewardbench::figures;
-use super::rewardbench_common::{list, subset_of, warn, Sources, Tally};
-use super::{Context, Profile, Rules};
+use super::common::{list, subset_of, warn, Sources, Tally};
+use super::figures;
 use crate::items::{best_of_n_credit, Body, Item};
 use crate::metrics::outcome::outcome;
 use crate::metrics::pairwise::mean_in_order;
 use crate::metrics::ties::{Ties, TiesKind};
+use crate::profiles::{Context, Profile, Rules};
 use crate::report::rewardbench::{SectionFigures, SubsetFigures};
 use crate::report::Report;
 

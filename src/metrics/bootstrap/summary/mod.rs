@@ -8,16 +8,16 @@
 //! calibration parts are kept in ascending confidence, so the equal-mass ECE is one weighted walk
 //! (`ece_weighted`, HELM's binning over the resampled multiset) instead of a sort per resample.
 
-use super::accuracy::Accuracy;
-use super::bootstrap::Replay;
-use super::calibration::{Calibration, CalibrationPart, OutsideMass};
-use super::ece::{bin_of, EqualWidth, BINS as WIDTH_BINS};
-use super::ece_em::ece_weighted;
-use super::groups::NO_GROUP;
-use super::lanes::Weights;
-use super::outcome::{outcome, Outcome};
-use super::ranks::order_key;
+use super::Replay;
 use crate::items::{Item, Mode};
+use crate::metrics::accuracy::Accuracy;
+use crate::metrics::calibration::{Calibration, CalibrationPart, OutsideMass};
+use crate::metrics::ece::equal_mass::ece_weighted;
+use crate::metrics::ece::{bin_of, EqualWidth, BINS as WIDTH_BINS};
+use crate::metrics::groups::NO_GROUP;
+use crate::metrics::lanes::Weights;
+use crate::metrics::outcome::{outcome, Outcome};
+use crate::metrics::ranks::order_key;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
@@ -238,10 +238,10 @@ impl Replay for SummaryReplay {
             [6, 11].map(|from| wanted.is_none_or(|w| w.iter().skip(from).take(5).any(|&x| x)));
         let Some(c) = self.columns.get_or_init(|| columns::Columns::of(self)) else {
             // A value that is not finite: lane by lane, as one resample would be drawn.
-            return super::lanes::each_lane(weights, out, |w, out| self.figures(w, out));
+            return crate::metrics::lanes::each_lane(weights, out, |w, out| self.figures(w, out));
         };
         #[cfg(target_arch = "x86_64")]
-        if super::lanes::avx512() {
+        if crate::metrics::lanes::avx512() {
             // SAFETY: the CPU has these features, checked on the line above.
             return unsafe { lanes::lanes_avx512(self, c, weights, modes, out) };
         }
@@ -323,7 +323,7 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ranks::order_key;
+    use crate::metrics::ranks::order_key;
     use proptest::prelude::*;
 
     fn special() -> impl Strategy<Value = f64> {
@@ -364,17 +364,17 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_kernels_agree_bit_for_bit() {
-        use super::super::bootstrap::Replay;
         use super::columns::Columns;
         use super::lanes::{lanes_avx512, lanes_of, Portable};
         use super::SummaryReplay;
         use crate::formats::canonical::chunks::{read_block, Event};
+        use crate::metrics::bootstrap::Replay;
         use crate::metrics::lanes::Weights;
         if !crate::metrics::lanes::avx512() {
             eprintln!("this CPU lacks AVX-512: nothing to compare");
             return;
         }
-        let text = include_str!("../../www/samples/jevbench-public-231.jsonl");
+        let text = include_str!("../../../../www/samples/jevbench-public-231.jsonl");
         let mut r = SummaryReplay::default();
         for e in read_block("t.jsonl", text.as_bytes()).events {
             if let Event::Item(i) = e {

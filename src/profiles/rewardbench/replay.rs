@@ -6,9 +6,9 @@
 //! replay follows the profile's own choices. Sections are summed in the official order with the
 //! same helpers, so all weights 1 gives the report's numbers to the bit.
 
-use super::rewardbench::{overall_of, overall_with_prior_of};
-use super::rewardbench2::TIES;
-use super::rewardbench_common::subset_of;
+use super::common::subset_of;
+use super::v2::TIES;
+use super::{overall_of, overall_with_prior_of};
 use crate::items::{Body, Item};
 use crate::metrics::accuracy::Accuracy;
 use crate::metrics::bootstrap::Replay;

@@ -6,14 +6,14 @@
 //! added to every lane at once, and each lane is then put back into an accumulator that finishes
 //! as any other.
 
-use super::bootstrap::Replay;
-use super::flat::{Slot, Sums};
-use super::ic::{IcAccumulator, IcOptions, IcPart};
-use super::ic_figures::{IcFigures, ScopeFigures, TypeFigures};
-#[cfg(target_arch = "x86_64")]
-use super::lanes::Lanes;
-use super::lanes::{Weights, LANES};
+use super::Replay;
 use crate::items::Item;
+use crate::metrics::flat::{Slot, Sums};
+use crate::metrics::ic::figures::{IcFigures, ScopeFigures, TypeFigures};
+use crate::metrics::ic::{IcAccumulator, IcOptions, IcPart};
+#[cfg(target_arch = "x86_64")]
+use crate::metrics::lanes::Lanes;
+use crate::metrics::lanes::{Weights, LANES};
 use flat_parts::{FlatParts, Portable};
 use std::sync::OnceLock;
 
@@ -131,7 +131,7 @@ impl Replay for IcReplay {
             .get_or_init(|| FlatParts::of(&self.template, &self.parts));
         if let Some(f) = flat {
             #[cfg(target_arch = "x86_64")]
-            let sums = if super::lanes::avx512() {
+            let sums = if crate::metrics::lanes::avx512() {
                 // SAFETY: the CPU has these features, checked on the line above.
                 unsafe { Self::lanes_avx512(f, weights) }
             } else if std::arch::is_x86_feature_detected!("avx2") {
@@ -173,7 +173,7 @@ impl Replay for IcReplay {
 mod tests {
     use super::*;
     use crate::formats::canonical::chunks::{read_block, Event};
-    use crate::metrics::ic_calibration::CalibrationScope;
+    use crate::metrics::ic::calibration::CalibrationScope;
 
     fn items(text: &str) -> Vec<Item> {
         read_block("t.jsonl", text.as_bytes())
@@ -192,12 +192,12 @@ mod tests {
     #[test]
     fn flat_lanes_are_the_accumulators() {
         let files = [
-            include_str!("../../www/samples/jevbench-public-231.jsonl"),
-            include_str!("../../www/samples/cmdb-1500.jsonl"),
-            include_str!("../../www/samples/rating.jsonl"),
-            include_str!("../../www/samples/binary.jsonl"),
-            include_str!("../../www/samples/decision-bench.jsonl"),
-            include_str!("../../www/samples/choice.jsonl"),
+            include_str!("../../../../www/samples/jevbench-public-231.jsonl"),
+            include_str!("../../../../www/samples/cmdb-1500.jsonl"),
+            include_str!("../../../../www/samples/rating.jsonl"),
+            include_str!("../../../../www/samples/binary.jsonl"),
+            include_str!("../../../../www/samples/decision-bench.jsonl"),
+            include_str!("../../../../www/samples/choice.jsonl"),
         ];
         let scopes = [
             CalibrationScope::Type,
@@ -258,7 +258,9 @@ mod tests {
             eprintln!("this CPU lacks AVX-512: nothing to compare");
             return;
         }
-        let items = items(include_str!("../../www/samples/jevbench-public-231.jsonl"));
+        let items = items(include_str!(
+            "../../../../www/samples/jevbench-public-231.jsonl"
+        ));
         let mut r = IcReplay::new(IcOptions::default());
         items.iter().for_each(|i| r.push(i));
         let f = FlatParts::of(&r.template, &r.parts).unwrap();

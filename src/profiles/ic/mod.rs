@@ -2,15 +2,18 @@
 //! JevBench, Decision Bench and CMDB-1500 profiles differ only in which items they admit, how they
 //! rewrite them, and the notes they add; the figures come from one accumulator.
 
+pub(crate) mod how;
+mod notes;
+
 use super::frozen::{Frozen, FrozenTally};
-use super::ic_notes::calibration_notes;
 use super::{Context, Rules};
 use crate::items::{Body, Item, OptionKind, Tier};
+use crate::metrics::ic::calibration::CalibrationScope;
+use crate::metrics::ic::cells::{tier_index, TIERS};
 use crate::metrics::ic::{IcAccumulator, IcOptions};
-use crate::metrics::ic_calibration::CalibrationScope;
-use crate::metrics::ic_cells::{tier_index, TIERS};
 use crate::metrics::multi::MultiAccumulator;
 use crate::report::Report;
+use notes::calibration_notes;
 
 /// Which benchmark's scope rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! rating) and the summed chance baseline, so the CC of any cell or union of cells follows from sums
 //! alone and states merge by addition.
 
-use super::ic_figures::{TierFigures, Tiers};
+use super::figures::{TierFigures, Tiers};
 use crate::items::{OptionKind, Tier};
 
 /// Tier weights in index order easy, standard, judge, hard, none (`none` weighs like standard).
@@ -64,9 +64,9 @@ impl Cell {
     }
 }
 
-impl super::flat::Sums for Cell {
-    fn visit(&mut self, f: &mut dyn FnMut(super::flat::Slot<'_>)) {
-        use super::flat::Slot;
+impl crate::metrics::flat::Sums for Cell {
+    fn visit(&mut self, f: &mut dyn FnMut(crate::metrics::flat::Slot<'_>)) {
+        use crate::metrics::flat::Slot;
         f(Slot::Count(&mut self.items));
         f(Slot::Sum(&mut self.hits));
         f(Slot::Sum(&mut self.chance));

@@ -16,7 +16,7 @@
 use super::columns::{Columns, ModeColumns, INVALID, NORMALIZED, OUTSIDE};
 use super::running::{width_ece, Running};
 use super::{SummaryReplay, Track};
-use crate::metrics::ece_em::ece_prefix_with;
+use crate::metrics::ece::equal_mass::ece_prefix_with;
 use crate::metrics::lanes::{add_scaled, count, count_if, lanes, Counts, Lanes, Weights, LANES};
 use std::cell::RefCell;
 

@@ -1,7 +1,7 @@
 //! What the bootstrap gives: its settings and one percentile interval per figure. The report
 //! carries it under `intervals.bootstrap`.
 
-use super::ordered::Ordered;
+use crate::metrics::ordered::Ordered;
 use serde::{Deserialize, Serialize};
 
 /// The bootstrap's settings and its intervals.

@@ -3,7 +3,7 @@
 //! abstained), else its tier weights; C from each type's ECE, TVD and RPS.
 
 use crate::fmt::{self, Kind};
-use crate::metrics::ic_figures::{ScopeFigures, TypeFigures};
+use crate::metrics::ic::figures::{ScopeFigures, TypeFigures};
 
 fn types(o: &ScopeFigures) -> Vec<(&'static str, &TypeFigures)> {
     let t = &o.types;

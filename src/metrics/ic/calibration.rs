@@ -5,11 +5,11 @@
 //! max q and it is right when its first arg-max is the gold label (a rating item likewise at its
 //! top level), whatever `answer` says. A binary item bins the conditioned q_yes against gold = yes.
 
-use super::calibration::brier;
-use super::ece::EqualWidth;
-use super::flat::{Slot, Sums};
-use super::tvd_rps::{one_hot, rps, tvd};
 use crate::items::{argmax, Mode, OptionItem, OptionKind};
+use crate::metrics::calibration::brier;
+use crate::metrics::ece::EqualWidth;
+use crate::metrics::flat::{Slot, Sums};
+use crate::metrics::tvd_rps::{one_hot, rps, tvd};
 
 /// The floor under q[gold] in the typed NLL, as in SPEC §4.
 const NLL_FLOOR: f64 = 1e-15;

@@ -1,16 +1,16 @@
-//! One item type's share of I and C (SPEC §5): competence cells per split and tier (`ic_cells`),
-//! and the calibration sums (`ic_calibration`) pooled over splits and tiers.
+//! One item type's share of I and C (SPEC §5): competence cells per split and tier (`cells`),
+//! and the calibration sums (`calibration`) pooled over splits and tiers.
 
-use super::ic_calibration::{
+use super::calibration::{
     calibration_terms, conditioned_yes, CalibrationScope, CalibrationTerms, TypeCalibration,
 };
-use super::ic_cells::{tier_index, tiers, weighted_cc, Cell, TIERS};
-use super::ic_figures::{SplitFigures, Splits, TypeFigures};
-use super::rating;
-use super::tvd_rps::ece_score;
+use super::cells::{tier_index, tiers, weighted_cc, Cell, TIERS};
+use super::figures::{SplitFigures, Splits, TypeFigures};
 use crate::items::{OptionItem, OptionKind, Split, Tier};
+use crate::metrics::rating;
+use crate::metrics::tvd_rps::ece_score;
 
-pub use super::ic_calibration::yes_index;
+pub use super::calibration::yes_index;
 
 /// Binary decisions: yes at p_yes >= 0.8, no at p_yes <= 0.2, both bounds inclusive.
 pub const YES_AT: f64 = 0.8;
@@ -51,7 +51,9 @@ pub struct TypePart {
     pub calibration: Option<CalibrationTerms>,
 }
 
-/// One item's part of a type of kind `kind` (see `TypeState::update` for the arguments).
+/// One item's part of a type of kind `kind`. `credit` is the item's SPEC §3 credit (1 when
+/// `answer` is the gold; a tool's own credit for graded items), used by choice; `one_hot_tvd`
+/// measures choice TVD as 1 - q[gold].
 pub fn type_part(
     kind: OptionKind,
     o: &OptionItem,
@@ -119,20 +121,6 @@ impl TypeState {
 
     pub fn items(&self) -> u64 {
         self.items
-    }
-
-    /// Adds one item of this type. `credit` is the item's SPEC §3 credit (1 when `answer` is the
-    /// gold; a tool's own credit for graded items), used by choice; `one_hot_tvd` measures choice
-    /// TVD as 1 - q[gold].
-    pub fn update(
-        &mut self,
-        o: &OptionItem,
-        credit: f64,
-        at: (Option<Tier>, Option<Split>),
-        one_hot_tvd: bool,
-    ) {
-        let p = type_part(self.kind, o, credit, at, one_hot_tvd);
-        self.add(&p);
     }
 
     /// Adds one item's part (see `type_part`); the bootstrap replays parts instead of items.
@@ -237,9 +225,9 @@ impl TypeState {
     }
 }
 
-impl super::flat::Sums for TypeState {
-    fn visit(&mut self, f: &mut dyn FnMut(super::flat::Slot<'_>)) {
-        use super::flat::Slot;
+impl crate::metrics::flat::Sums for TypeState {
+    fn visit(&mut self, f: &mut dyn FnMut(crate::metrics::flat::Slot<'_>)) {
+        use crate::metrics::flat::Slot;
         for row in &mut self.cells {
             row.visit(f);
         }
