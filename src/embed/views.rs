@@ -20,7 +20,7 @@ use crate::web::reliability::Reliability;
 use crate::web::report_view::diagram;
 use crate::web::rewardbench::RewardBench;
 use crate::web::scope_notice::ScopeNotice;
-use crate::web::state::use_state;
+use crate::web::state::use_toggles;
 use crate::web::toggles::{BinningToggle, ReadingToggle};
 use crate::web::warnings::WarningList;
 use leptos::prelude::*;
@@ -111,7 +111,7 @@ fn toolbar() -> impl IntoView {
 
 /// The app's reliability diagram, following the reading and binning toggles.
 fn reliability(s: &Arc<Scored>) -> impl IntoView {
-    let (series, caption) = diagram(use_state(), s);
+    let (series, caption) = diagram(use_toggles(), s);
     let has_probs = s.report.conditioning.items > 0;
     view! {
         <section class="panel" data-testid="reliability">

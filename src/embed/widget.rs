@@ -14,7 +14,7 @@ use super::views::Embed;
 use crate::metrics::bootstrap::ClusterBy;
 use crate::report::groups::keep_largest;
 use crate::web::protocol::{Scored, Text, GROUPS_HELD};
-use crate::web::state::{AppState, Binning};
+use crate::web::state::{Binning, Toggles};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::any::Any;
@@ -142,7 +142,7 @@ enum Job {
 #[wasm_bindgen]
 pub struct Widget {
     props: Props,
-    state: AppState,
+    toggles: Toggles,
     // Dropped in this order: the view first, then the reactive owner of its signals.
     _mount: Box<dyn Any>,
     _owner: Owner,
@@ -164,7 +164,7 @@ impl Widget {
             "group-by" => self.props.group_by.set(text),
             "view" => self.props.view.set(ViewKind::parse(v)),
             "theme" => self.props.theme.set(Theme::parse(v)),
-            "binning" => self.state.binning.set(binning(v)),
+            "binning" => self.toggles.binning.set(binning(v)),
             _ => {}
         }
     }
@@ -327,9 +327,9 @@ pub fn mount_report(
     shadow.append_child(&mount)?;
     let watch = panic::watch_notify(notify.clone());
     let owner = Owner::new();
-    let (props, state, view) = owner.with(|| {
-        let state = AppState::default();
-        state
+    let (props, toggles, view) = owner.with(|| {
+        let toggles = Toggles::default();
+        toggles
             .binning
             .set(binning(attr(&host, "binning").as_deref()));
         let props = Props {
@@ -343,15 +343,15 @@ pub fn mount_report(
         };
         // Inside `mount_to`, which starts Leptos's executor that the effect and tasks run on.
         let view = leptos::mount::mount_to(mount.clone(), move || {
-            provide_context(state);
+            provide_context(toggles);
             let on_files = scorer(props, host, notify.clone());
             view! { <Embed props=props on_files=on_files /> }
         });
-        (props, state, view)
+        (props, toggles, view)
     });
     Ok(Widget {
         props,
-        state,
+        toggles,
         _mount: Box::new(view),
         _owner: owner,
         _watch: watch,

@@ -10,7 +10,7 @@ use super::leaderboard::LeaderboardView;
 use super::progress::Progress;
 use super::report_view::ReportView;
 use super::run_summary::RunSummary;
-use super::state::{AppState, Run, Status};
+use super::state::{AppState, Run, Status, Toggles};
 use super::warnings::WarningList;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -19,6 +19,7 @@ use std::sync::Arc;
 pub fn App() -> impl IntoView {
     let state = AppState::default();
     provide_context(state);
+    provide_context(Toggles::default());
     client::init(state);
     let has_runs = move || state.runs.with(|r| !r.is_empty());
     view! {

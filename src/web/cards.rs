@@ -8,7 +8,7 @@
 
 use super::fmt::{self, Kind};
 use super::protocol::Scored;
-use super::state::{use_state, Boot, Reading};
+use super::state::{use_toggles, AppState, Boot, Reading};
 use crate::metrics::calibration::CalibrationFigures;
 use crate::report::intervals::{BootstrapIntervals, Intervals};
 use leptos::prelude::*;
@@ -116,8 +116,13 @@ fn note(boot: Option<&Boot>, shown: Option<&BootstrapIntervals>) -> Option<impl 
 /// The headline cards of a run; `run` names it so that the worker's bootstrap, once done, shows.
 #[component]
 pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl IntoView {
-    let state = use_state();
-    let boot = Memo::new(move |_| run.and_then(|id| state.intervals.with(|m| m.get(&id).cloned())));
+    // The app's runs have the worker's intervals; the widget's have only the report's.
+    let state = use_context::<AppState>();
+    let toggles = use_toggles();
+    let boot = Memo::new(move |_| {
+        let (id, state) = (run?, state?);
+        state.intervals.with(|m| m.get(&id).cloned())
+    });
     // The bootstrap shown: the worker's, else the report's own (a report scored with it).
     let report_boot = scored.report.intervals.bootstrap.clone().map(Arc::new);
     let shown = Memo::new(move |_| match boot.get() {
@@ -146,7 +151,7 @@ pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl In
                     Source::Plain(v, path) => vec![(None, *v, path.clone())],
                     Source::Calibration(f, name) => {
                         let one = |tag, mode: &str, c| (tag, f(c), format!("{mode}.{name}"));
-                        match state.reading.get() {
+                        match toggles.reading.get() {
                             Reading::Conditioning => vec![one(None, "conditioning", &r.conditioning)],
                             Reading::Mixing => vec![one(None, "mixing", &r.mixing)],
                             Reading::Both => vec![
@@ -158,7 +163,7 @@ pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl In
                 }
             };
             let is_plain = matches!(card.source, Source::Plain(..));
-            let reading = move || match (is_plain, state.reading.get()) {
+            let reading = move || match (is_plain, toggles.reading.get()) {
                 (true, _) => "",
                 (_, Reading::Conditioning) => "conditioning",
                 (_, Reading::Mixing) => "mixing",

@@ -6,7 +6,7 @@ use super::export::Export;
 use super::fmt::{self, Kind};
 use super::protocol::Text;
 use super::reliability::{Reliability, Series};
-use super::state::{titles, use_state, Binning, Reading, Run};
+use super::state::{titles, use_state, use_toggles, Binning, Reading, Run};
 use crate::table::{Cell, Table};
 use crate::Report;
 use leptos::prelude::*;
@@ -72,10 +72,11 @@ fn table(runs: &[Run]) -> Table {
 #[component]
 pub fn Comparison() -> impl IntoView {
     let state = use_state();
+    let toggles = use_toggles();
     let runs = Memo::new(move |_| state.to_compare());
     let series = Signal::derive(move || {
-        let mixing = state.reading.get() == Reading::Mixing;
-        let mass = state.binning.get() == Binning::EqualMass;
+        let mixing = toggles.reading.get() == Reading::Mixing;
+        let mass = toggles.binning.get() == Binning::EqualMass;
         let list = runs.get();
         list.iter()
             .zip(titles(&list))
@@ -92,12 +93,12 @@ pub fn Comparison() -> impl IntoView {
             .collect::<Vec<Series>>()
     });
     let caption = Signal::derive(move || {
-        let reading = if state.reading.get() == Reading::Mixing {
+        let reading = if toggles.reading.get() == Reading::Mixing {
             "mixing"
         } else {
             "conditioning"
         };
-        let binning = if state.binning.get() == Binning::EqualMass {
+        let binning = if toggles.binning.get() == Binning::EqualMass {
             "equal-mass"
         } else {
             "equal-width"

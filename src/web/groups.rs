@@ -3,7 +3,7 @@
 //! all of them, or the largest `GROUPS_HELD` of a run with more, which the table says.
 
 use super::fmt::{self, Kind};
-use super::state::use_state;
+use super::state::AppState;
 use super::virtual_rows::{height, visible, window};
 use crate::metrics::stats::{wilson, Z95};
 use crate::report::groups::{by_name, look_like_ids};
@@ -100,7 +100,8 @@ fn row(g: &GroupFigures, filter: RwSignal<Option<String>>) -> impl IntoView {
 /// The groups table: `groups` are those the page holds, of `total` in the run and its `items`.
 #[component]
 pub fn Groups(groups: Arc<Vec<GroupFigures>>, total: u64, items: u64) -> impl IntoView {
-    let state = use_state();
+    // The app's explorer shows a group's items; the widget, which has none, keeps the choice.
+    let filter = use_context::<AppState>().map_or_else(|| RwSignal::new(None), |s| s.group_filter);
     let held = groups.len() as u64;
     let sort = RwSignal::new((Col::Name, true));
     let shown = RwSignal::new((0, FIRST.min(held)));
@@ -151,7 +152,6 @@ pub fn Groups(groups: Arc<Vec<GroupFigures>>, total: u64, items: u64) -> impl In
             </th>
         }
     };
-    let filter = state.group_filter;
     let rows = move || {
         let (a, b) = shown.get();
         order.with(|o| {

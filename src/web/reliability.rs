@@ -6,7 +6,7 @@
 //! Every bar and count carries its figures in `data-*` attributes for tests and export.
 
 use super::fmt::{self, Kind};
-use super::state::{use_state, Whiskers};
+use super::state::{use_toggles, Whiskers};
 use crate::metrics::ece::BinReport;
 use crate::reliability_plot::{self as plot, hist_row, x, y, HIST_TOP, LEFT, PLOT, PW, TOP, W};
 use leptos::prelude::*;
@@ -247,7 +247,7 @@ pub fn Reliability(
     #[prop(into)] series: Signal<Vec<Series>>,
     #[prop(into)] caption: Signal<String>,
 ) -> impl IntoView {
-    let state = use_state();
+    let state = use_toggles();
     let caption = Signal::derive(move || {
         let name = match state.whiskers.get() {
             Whiskers::Wilson => "Wilson",
@@ -283,7 +283,7 @@ pub fn Reliability(
 /// The whiskers' switch: Wilson (the report's `ci_lo`/`ci_hi`) or Clopper–Pearson (`cp_lo`/`cp_hi`).
 #[component]
 fn WhiskerToggle() -> impl IntoView {
-    let state = use_state();
+    let state = use_toggles();
     let option = move |value: Whiskers, label: &'static str, key: &'static str| {
         view! {
             <label>

@@ -17,7 +17,7 @@ use super::protocol::{Scored, Text};
 use super::reliability::{Reliability, Series};
 use super::rewardbench::RewardBench;
 use super::scope_notice::ScopeNotice;
-use super::state::{use_state, AppState, Binning, Boot, Reading};
+use super::state::{use_state, use_toggles, AppState, Binning, Boot, Reading, Toggles};
 use super::toggles::{BinningToggle, ReadingToggle};
 use super::warnings::WarningList;
 use leptos::prelude::*;
@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 /// The reliability diagram's series and caption under the reading and binning chosen (the
 /// embedded widget draws the same diagram).
-pub fn diagram(state: AppState, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, Signal<String>) {
+pub fn diagram(state: Toggles, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, Signal<String>) {
     let s = scored.clone();
     let series = Signal::derive(move || {
         let mass = state.binning.get() == Binning::EqualMass;
@@ -125,7 +125,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     let title = state.run(id).map(|r| r.title()).unwrap_or_default();
     let svg_id = format!("reliability-{id}");
     let export_svg = svg_id.clone();
-    let (series, caption) = diagram(state, &scored);
+    let (series, caption) = diagram(use_toggles(), &scored);
     let groups: Vec<String> = crate::report::groups::in_name_order(&report.groups)
         .into_iter()
         .map(|i| report.groups[i].name.clone())

@@ -152,15 +152,37 @@ pub enum Ranked {
     Failed(String),
 }
 
-/// Shared signals, provided as context by the app.
+/// The view choices every panel follows: which reading of the probabilities, which bins, which
+/// whiskers. A context of its own, provided by the app and by the widget, so that the components
+/// the widget reuses need nothing else of the app's state.
+#[derive(Clone, Copy)]
+pub struct Toggles {
+    pub reading: RwSignal<Reading>,
+    pub binning: RwSignal<Binning>,
+    pub whiskers: RwSignal<Whiskers>,
+}
+
+impl Default for Toggles {
+    fn default() -> Self {
+        Toggles {
+            reading: RwSignal::new(Reading::Conditioning),
+            binning: RwSignal::new(Binning::EqualWidth),
+            whiskers: RwSignal::new(Whiskers::Wilson),
+        }
+    }
+}
+
+/// The toggles the app or the widget provides.
+pub fn use_toggles() -> Toggles {
+    expect_context::<Toggles>()
+}
+
+/// The app's runs and what the worker is doing for them, provided as context by the app.
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub runs: RwSignal<Vec<Run>>,
     /// The run whose report is shown.
     pub active: RwSignal<Option<u32>>,
-    pub reading: RwSignal<Reading>,
-    pub binning: RwSignal<Binning>,
-    pub whiskers: RwSignal<Whiskers>,
     /// How the last drop's files were grouped into runs (src/web/grouping.rs).
     pub grouping: RwSignal<Option<super::grouping::Grouped>>,
     pub profiles: RwSignal<Vec<Named>>,
@@ -188,9 +210,6 @@ impl Default for AppState {
         AppState {
             runs: RwSignal::new(Vec::new()),
             active: RwSignal::new(None),
-            reading: RwSignal::new(Reading::Conditioning),
-            binning: RwSignal::new(Binning::EqualWidth),
-            whiskers: RwSignal::new(Whiskers::Wilson),
             grouping: RwSignal::new(None),
             profiles: RwSignal::new(Vec::new()),
             formats: RwSignal::new(Vec::new()),

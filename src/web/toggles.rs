@@ -1,12 +1,12 @@
 //! The view switches: which reading of the probabilities (conditioning, mixing, both) and which
 //! binning the diagram uses. Plain radio groups, so the keyboard works without extra code.
 
-use super::state::{use_state, Binning, Reading};
+use super::state::{use_toggles, Binning, Reading};
 use leptos::prelude::*;
 
 #[component]
 pub fn ReadingToggle() -> impl IntoView {
-    let state = use_state();
+    let state = use_toggles();
     let option = move |value: Reading, label: &'static str, key: &'static str| {
         view! {
             <label>
@@ -34,7 +34,7 @@ pub fn ReadingToggle() -> impl IntoView {
 
 #[component]
 pub fn BinningToggle() -> impl IntoView {
-    let state = use_state();
+    let state = use_toggles();
     let option = move |value: Binning, label: &'static str, key: &'static str| {
         view! {
             <label>
