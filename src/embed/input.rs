@@ -19,13 +19,6 @@ pub struct Source {
 }
 
 impl Source {
-    pub fn size(&self) -> f64 {
-        match &self.data {
-            Data::Bytes(b) => b.len() as f64,
-            Data::Blob(b) => b.size(),
-        }
-    }
-
     pub fn file(file: File) -> Source {
         Source {
             name: file.name(),

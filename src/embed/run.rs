@@ -34,13 +34,10 @@ pub struct Outcome {
     pub sample: Option<crate::metrics::bootstrap::Sample>,
     /// The run's items, when the sample was asked for but the run had too many to keep it.
     pub sample_dropped: Option<u64>,
-    pub bytes: f64,
-    pub millis: f64,
 }
 
 /// Scores the inputs as one run; strict mode stops at the first warning.
 pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, Failure> {
-    let started = js_sys::Date::now();
     let opts = Options {
         profile: settings.profile.clone(),
         strict: settings.strict,
@@ -52,10 +49,8 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
         ..Options::default()
     };
     let mut session = Session::new(&opts).map_err(Failure::from_error)?;
-    let mut bytes = 0.0;
     let mut breathing = Breathing::new();
     for source in sources {
-        bytes += source.size();
         // A Parquet table is read as the JSON Lines of its rows, as the CLI reads it.
         let source = super::parquet::as_rows(source).await?;
         let go_on = match &source.data {
@@ -80,7 +75,5 @@ pub async fn run(sources: Vec<Source>, settings: &Settings) -> Result<Outcome, F
         report: finished.report,
         sample: finished.sample,
         sample_dropped: finished.sample_dropped,
-        bytes,
-        millis: js_sys::Date::now() - started,
     })
 }

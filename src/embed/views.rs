@@ -5,7 +5,7 @@
 use super::drop::DropTarget;
 use super::failure::Failure;
 use super::rank::Ranked;
-use super::widget::{Props, Status, ViewKind};
+use super::widget::{Props, Shown, Status, ViewKind};
 use crate::web::cards::Cards;
 use crate::web::cond_mix::CondMix;
 use crate::web::export::{save, save_text, stem};
@@ -15,7 +15,6 @@ use crate::web::ic::Ic;
 use crate::web::leaderboard::mount;
 use crate::web::multi::Multi;
 use crate::web::notes::Notes;
-use crate::web::protocol::Scored;
 use crate::web::reliability::Reliability;
 use crate::web::report_view::diagram;
 use crate::web::rewardbench::RewardBench;
@@ -70,7 +69,7 @@ fn failed(f: &Failure) -> impl IntoView {
 }
 
 /// Model, profile, counts and files: what the figures below are about.
-fn head(s: &Scored) -> impl IntoView {
+fn head(s: &Shown) -> impl IntoView {
     let r = &s.report;
     let files = r
         .files
@@ -98,10 +97,10 @@ fn head(s: &Scored) -> impl IntoView {
 
 /// The frozen-count notice above the figures: an embedded scorecard of a partial run must say
 /// that its figures are not the benchmark's.
-fn cards(s: &Arc<Scored>) -> impl IntoView {
+fn cards(s: &Shown) -> impl IntoView {
     view! {
-        <ScopeNotice report=s.report.clone() />
-        <div class="cards" data-testid="cards"><Cards scored=s.clone() /></div>
+        <ScopeNotice report=(*s.report).clone() />
+        <div class="cards" data-testid="cards"><Cards report=s.report.clone() /></div>
     }
 }
 
@@ -110,8 +109,8 @@ fn toolbar() -> impl IntoView {
 }
 
 /// The app's reliability diagram, following the reading and binning toggles.
-fn reliability(s: &Arc<Scored>) -> impl IntoView {
-    let (series, caption) = diagram(use_toggles(), s);
+fn reliability(s: &Shown) -> impl IntoView {
+    let (series, caption) = diagram(use_toggles(), &s.report);
     let has_probs = s.report.conditioning.items > 0;
     view! {
         <section class="panel" data-testid="reliability">
@@ -130,29 +129,29 @@ fn absent(what: &str, profile: &str) -> impl IntoView {
 }
 
 /// The I/C panel; `notice` puts the frozen-count notice above it when no cards do.
-fn ic(s: &Scored, notice: bool) -> AnyView {
+fn ic(s: &Shown, notice: bool) -> AnyView {
     match s.report.ic.clone() {
         Some(ic) if notice => {
-            view! { <ScopeNotice report=s.report.clone() /> <Ic ic=ic /> }.into_any()
+            view! { <ScopeNotice report=(*s.report).clone() /> <Ic ic=ic /> }.into_any()
         }
         Some(ic) => view! { <Ic ic=ic /> }.into_any(),
         None => absent("I and C", &s.report.profile).into_any(),
     }
 }
 
-fn rewardbench(s: &Scored) -> AnyView {
+fn rewardbench(s: &Shown) -> AnyView {
     match s.report.rewardbench.clone() {
         Some(rb) => view! { <RewardBench rb=rb intervals=s.report.intervals.clone() /> }.into_any(),
         None => absent("RewardBench figures", &s.report.profile).into_any(),
     }
 }
 
-fn warnings(s: &Scored) -> impl IntoView {
+fn warnings(s: &Shown) -> impl IntoView {
     view! { <WarningList warnings=Arc::new(s.report.warnings.clone()) /> }
 }
 
 /// The report's JSON, exactly as the CLI writes it, as a download.
-fn json_button(s: &Arc<Scored>) -> impl IntoView {
+fn json_button(s: &Arc<Shown>) -> impl IntoView {
     let name = format!(
         "{}.report.json",
         stem(s.report.model.as_deref().unwrap_or("scorelens"))
@@ -188,8 +187,8 @@ fn ranked(r: Arc<Ranked>) -> AnyView {
     .into_any()
 }
 
-fn report(s: Arc<Scored>, kind: ViewKind) -> AnyView {
-    let r = &s.report;
+fn report(s: Arc<Shown>, kind: ViewKind) -> AnyView {
+    let r: &crate::Report = &s.report;
     match kind {
         ViewKind::Summary => view! { {head(&s)} {cards(&s)} {warnings(&s)} }.into_any(),
         ViewKind::Reliability => view! { {toolbar()} {reliability(&s)} }.into_any(),

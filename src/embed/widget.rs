@@ -13,7 +13,7 @@ use super::run::{run, Settings};
 use super::views::Embed;
 use crate::metrics::bootstrap::ClusterBy;
 use crate::report::groups::keep_largest;
-use crate::web::protocol::{Scored, Text, GROUPS_HELD};
+use crate::web::protocol::{Text, GROUPS_HELD};
 use crate::web::state::{Binning, Toggles};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -108,10 +108,19 @@ pub enum Status {
     Empty,
     /// Scoring; the text names what.
     Loading(String),
-    Scored(Arc<Scored>),
+    Scored(Arc<Shown>),
     /// `view="leaderboard"`: the runs ranked.
     Ranked(Arc<Ranked>),
     Failed(Arc<Failure>),
+}
+
+/// A run scored in the widget: its report (the largest groups held, as the page holds them), the
+/// report's JSON as the CLI writes it (every group), and how many groups the run has.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    pub report: Arc<crate::Report>,
+    pub json: Text,
+    pub groups_total: u64,
 }
 
 /// The attributes as signals, and the widget's status.
@@ -202,30 +211,21 @@ async fn do_job(job: Job, settings: Settings) -> Result<(Status, JsValue), Failu
         return Ok((Status::Ranked(Arc::new(ranked)), detail));
     }
     let s = score_job(job, settings).await?;
-    let detail = to_js(&s.report).unwrap_or(JsValue::UNDEFINED);
+    let detail = to_js(s.report.as_ref()).unwrap_or(JsValue::UNDEFINED);
     Ok((Status::Scored(Arc::new(s)), detail))
 }
 
-async fn score_job(job: Job, settings: Settings) -> Result<Scored, Failure> {
+async fn score_job(job: Job, settings: Settings) -> Result<Shown, Failure> {
     let sources = sources(job).await?;
     let o = run(sources, &settings).await?;
     let json = Text::new(&(o.report.to_json() + "\n"));
     // The widget draws the page's views: it holds the largest groups as the page does.
     let mut report = o.report;
     let groups_total = keep_largest(&mut report, GROUPS_HELD);
-    Ok(Scored {
+    Ok(Shown {
+        report: Arc::new(report),
         json,
-        html: Text::new(""),
-        csv: Text::new(""),
-        md: Text::new(""),
         groups_total,
-        report,
-        kept: 0,
-        dropped: 0,
-        bytes: o.bytes,
-        millis: o.millis,
-        clustered_items: 0,
-        planning: None,
     })
 }
 

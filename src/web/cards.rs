@@ -7,10 +7,10 @@
 //! accuracy; while the bootstrap runs the cards say so.
 
 use super::fmt::{self, Kind};
-use super::protocol::Scored;
 use super::state::{use_toggles, AppState, Boot, Reading};
 use crate::metrics::calibration::CalibrationFigures;
 use crate::report::intervals::{BootstrapIntervals, Intervals};
+use crate::Report;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -34,8 +34,8 @@ struct Card {
 /// The cards: the profile's headline first, then the other figures, each with how it is made
 /// from the file's counts (`profiles::headline::cards`, the rule the CLI and the HTML report
 /// follow too). Calibration figures follow the reading chosen.
-fn cards(s: &Scored) -> Vec<Card> {
-    crate::profiles::headline::cards(&s.report)
+fn cards(r: &Report) -> Vec<Card> {
+    crate::profiles::headline::cards(r)
         .into_iter()
         .map(|f| {
             let reading: Option<Source> = match f.path.as_str() {
@@ -115,7 +115,7 @@ fn note(boot: Option<&Boot>, shown: Option<&BootstrapIntervals>) -> Option<impl 
 
 /// The headline cards of a run; `run` names it so that the worker's bootstrap, once done, shows.
 #[component]
-pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl IntoView {
+pub fn Cards(report: Arc<Report>, #[prop(optional)] run: Option<u32>) -> impl IntoView {
     // The app's runs have the worker's intervals; the widget's have only the report's.
     let state = use_context::<AppState>();
     let toggles = use_toggles();
@@ -124,14 +124,14 @@ pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl In
         state.intervals.with(|m| m.get(&id).cloned())
     });
     // The bootstrap shown: the worker's, else the report's own (a report scored with it).
-    let report_boot = scored.report.intervals.bootstrap.clone().map(Arc::new);
+    let report_boot = report.intervals.bootstrap.clone().map(Arc::new);
     let shown = Memo::new(move |_| match boot.get() {
         Some(Boot::Done { bootstrap, .. }) => Some(bootstrap),
         _ => report_boot.clone(),
     });
     // Without probabilities the calibration cards would all be dashes: leave them out.
-    let probs = scored.report.conditioning.items > 0;
-    let list: Vec<Card> = cards(&scored)
+    let probs = report.conditioning.items > 0;
+    let list: Vec<Card> = cards(&report)
         .into_iter()
         .filter(|c| {
             probs || !(matches!(c.source, Source::Calibration(..)) || c.key == "outside_mass")
@@ -140,13 +140,13 @@ pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl In
     let cards = list
         .into_iter()
         .map(|card| {
-            let s = scored.clone();
+            let s = report.clone();
             let tip_id = format!("tip-{}", card.key);
             let described = tip_id.clone();
             let source = card.source.clone();
             // (tag, value, report path) under the reading chosen.
             let values = move || -> Vec<(Option<&'static str>, Option<f64>, String)> {
-                let r = &s.report;
+                let r = &*s;
                 match &source {
                     Source::Plain(v, path) => vec![(None, *v, path.clone())],
                     Source::Calibration(f, name) => {
@@ -174,7 +174,7 @@ pub fn Cards(scored: Arc<Scored>, #[prop(optional)] run: Option<u32>) -> impl In
                 Source::Calibration(..) => String::new(),
             };
             let kind = card.kind;
-            let all = scored.report.intervals.clone();
+            let all = report.intervals.clone();
             let values_too = values.clone();
             // Each value's interval; while the bootstrap runs, a figure without one says so.
             let intervals = move || {

@@ -214,8 +214,7 @@ pub struct Scored {
     /// The whole report exactly as the CLI's `--json` prints it.
     pub json: Text,
     /// The report as one HTML file, the CLI's `--format html` (`crate::html`): written in the
-    /// worker, so that the page carries no renderer; empty where there is no HTML export (the
-    /// widget).
+    /// worker, so that the page carries no renderer.
     pub html: Text,
     /// The report's tables (`web::tables`, every group) as CSV and Markdown, written in the worker
     /// so that the page carries neither the tables nor, for them, the writers.

@@ -20,20 +20,21 @@ use super::scope_notice::ScopeNotice;
 use super::state::{use_state, use_toggles, AppState, Binning, Boot, Reading, Toggles};
 use super::toggles::{BinningToggle, ReadingToggle};
 use super::warnings::WarningList;
+use crate::Report;
 use leptos::prelude::*;
 use std::sync::Arc;
 
 /// The reliability diagram's series and caption under the reading and binning chosen (the
 /// embedded widget draws the same diagram).
-pub fn diagram(state: Toggles, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, Signal<String>) {
-    let s = scored.clone();
+pub fn diagram(state: Toggles, report: &Arc<Report>) -> (Signal<Vec<Series>>, Signal<String>) {
+    let s = report.clone();
     let series = Signal::derive(move || {
         let mass = state.binning.get() == Binning::EqualMass;
         let pick = |mixing: bool| match (mixing, mass) {
-            (false, false) => s.report.conditioning.bins.clone(),
-            (true, false) => s.report.mixing.bins.clone(),
-            (false, true) => s.report.conditioning.bins_em.clone(),
-            (true, true) => s.report.mixing.bins_em.clone(),
+            (false, false) => s.conditioning.bins.clone(),
+            (true, false) => s.mixing.bins.clone(),
+            (false, true) => s.conditioning.bins_em.clone(),
+            (true, true) => s.mixing.bins_em.clone(),
         };
         let one = |name: &str, mixing: bool| Series {
             name: name.to_string(),
@@ -45,7 +46,7 @@ pub fn diagram(state: Toggles, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, Si
             Reading::Both => vec![one("conditioning", false), one("mixing", true)],
         }
     });
-    let s = scored.clone();
+    let s = report.clone();
     let caption = Signal::derive(move || {
         let reading = match state.reading.get() {
             Reading::Conditioning => "conditioning",
@@ -61,8 +62,8 @@ pub fn diagram(state: Toggles, scored: &Arc<Scored>) -> (Signal<Vec<Series>>, Si
             Binning::EqualMass => f.ece_em,
         };
         let values = match state.reading.get() {
-            Reading::Mixing => super::fmt::show(ece(&s.report.mixing), super::fmt::Kind::Score),
-            _ => super::fmt::show(ece(&s.report.conditioning), super::fmt::Kind::Score),
+            Reading::Mixing => super::fmt::show(ece(&s.mixing), super::fmt::Kind::Score),
+            _ => super::fmt::show(ece(&s.conditioning), super::fmt::Kind::Score),
         };
         format!(
             "Accuracy against mean confidence, {reading}, {binning}. Shading: red where the model is more confident than right, green where less. {figure} {values}."
@@ -121,11 +122,11 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
     let state = use_state();
     let stage = RwSignal::new(0u8);
     next_stage(stage);
-    let report = scored.report.clone();
+    let report = Arc::new(scored.report.clone());
     let title = state.run(id).map(|r| r.title()).unwrap_or_default();
     let svg_id = format!("reliability-{id}");
     let export_svg = svg_id.clone();
-    let (series, caption) = diagram(use_toggles(), &scored);
+    let (series, caption) = diagram(use_toggles(), &report);
     let groups: Vec<String> = crate::report::groups::in_name_order(&report.groups)
         .into_iter()
         .map(|i| report.groups[i].name.clone())
@@ -140,11 +141,11 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
         <div class="report" data-run=id.to_string() data-testid=move || (stage.get() >= STAGES).then_some("report")>
             <ReportHeader id=id scored=scored.clone() />
             <WarningList warnings=Arc::new(report.warnings.clone()) />
-            <ScopeNotice report=report.clone() />
+            <ScopeNotice report=(*report).clone() />
             // The answer first: the headline cards, then the diagram and conditioning versus
             // mixing; the switches, the benchmark's tables and the notes that explain them after.
             <div class="cards" data-testid="cards">
-                <Cards scored=scored.clone() run=id />
+                <Cards report=report.clone() run=id />
             </div>
             {has_probs.then(|| view! {
                 <div class="toolbar">
@@ -162,7 +163,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
                             <h3>"Reliability"</h3>
                             <Reliability id=svg_id series=series caption=caption />
                         </section>
-                        <CondMix report=report.clone() />
+                        <CondMix report=(*report).clone() />
                     </div>
                 }
                 .into_any()
@@ -177,7 +178,7 @@ pub fn ReportView(id: u32, scored: Arc<Scored>) -> impl IntoView {
             {report.rewardbench.clone().map(|rb| view! { <RewardBench rb=rb intervals=report.intervals.clone() /> })}
             {report.ic.clone().map(|ic| view! { <Ic ic=ic /> })}
             {report.multi.clone().map(|m| view! { <Multi multi=m /> })}
-            <Notes report=report.clone() />
+            <Notes report=(*report).clone() />
             <Planning id=id scored=scored.clone() />
             <Export stem=stem(&title) json=Some(report_json(state, id, &scored)) html=report_html(state, id, &scored) csv=scored.csv.clone() md=scored.md.clone() svg=export_svg diagram=has_probs />
             // A run of aggregates only (no item) has no groups or items to list: no empty boxes.

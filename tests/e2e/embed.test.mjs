@@ -210,11 +210,22 @@ test('the JavaScript API from a page: score, profiles, formats and a rejected pr
     const report = await api.score(new File([text], 'choice.jsonl'), { profile: 'generic' });
     const good = '{"id":"a","options":["A","B"],"gold":"A","answer":"A"}';
     const error = await api.score(`${good}\nnot json\n`, { strict: true }).then(() => null, (e) => ({ name: e.name, kind: e.kind, problems: e.problems }));
-    return { report, error, profiles: (await api.profiles()).map((p) => p.name), formats: (await api.formats()).length, version: await api.version() };
+    // A gzipped File is decoded as the CLI decodes it; one cut short rejects, naming the file.
+    const gz = await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
+    const zipped = await api.score(new File([gz], 'choice.jsonl.gz'), { profile: 'generic' });
+    const cut = await api.score(new File([gz.slice(0, gz.size / 2)], 'cut.jsonl.gz'))
+      .then(() => null, (e) => ({ kind: e.kind, file: e.problems[0]?.file, message: e.message }));
+    return { report, error, zipped, cut, profiles: (await api.profiles()).map((p) => p.name), formats: (await api.formats()).length, version: await api.version() };
   });
   const report = cli([join(SAMPLES, 'choice.jsonl')], ['--profile', 'generic']);
   assert.equal(got.report.items, report.items);
   assert.deepEqual(got.report.metrics, report.metrics);
+  assert.equal(got.zipped.items, report.items);
+  assert.deepEqual(got.zipped.metrics, report.metrics);
+  assert.equal(got.zipped.files[0].name, 'choice.jsonl.gz');
+  assert.equal(got.cut.kind, 'read');
+  assert.equal(got.cut.file, 'cut.jsonl.gz');
+  assert.match(got.cut.message, /^cut\.jsonl\.gz: /);
   assert.equal(got.error.name, 'ScorelensError');
   assert.equal(got.error.kind, 'strict');
   assert.deepEqual([got.error.problems[0].file, got.error.problems[0].line], ['input', 2]);

@@ -310,7 +310,9 @@ test('several runs: the shown run\'s intervals are drawn first, then the others 
   assert.equal(order.length, 3, `every run's intervals were posted once: ${seen.join(', ')}`);
   assert.equal(order[0], shown, `the shown run's intervals came first: ${seen.join(', ')}`);
   const scored = seen.filter((m) => m.startsWith('Scored:')).map((m) => m.split(':')[1]);
-  assert.equal(scored.at(-1), shown, `the shown run was scored last: ${seen.join(', ')}`);
+  // Its intervals first must be the page's doing: another run was scored before it (the worker
+  // reads the runs side by side, so which of the others ends last varies with the machine).
+  assert.notEqual(scored[0], shown, `another run was scored before the shown one: ${seen.join(', ')}`);
   assert.deepEqual(order.slice(1), scored.filter((r) => r !== shown), `then the others in the order they were scored: ${seen.join(', ')}`);
   await t.done();
 });
