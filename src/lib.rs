@@ -16,12 +16,12 @@ pub mod formats;
 pub mod html;
 pub mod id_set;
 pub mod inert;
-pub mod item_check;
+pub(crate) mod item_check;
 pub mod items;
 pub mod leaderboard;
 pub mod math;
 pub mod metrics;
-pub mod natural;
+pub(crate) mod natural;
 pub mod probs;
 pub mod profiles;
 pub mod reliability_plot;
@@ -29,9 +29,9 @@ pub mod report;
 pub mod reported;
 pub mod runs;
 pub mod session;
-pub mod short;
+pub(crate) mod short;
 pub mod table;
-pub mod warning;
+pub(crate) mod warning;
 
 // The browser app's page (feature `ui`, Leptos) and the protocol its worker speaks (feature `web`),
 // for the app and worker bins and the widget (wasm32 only).

@@ -12,7 +12,7 @@ mod decompress;
 mod finish;
 mod guarded;
 mod guarded_read;
-pub mod line_guard;
+mod line_guard;
 mod pull;
 mod source;
 mod state;

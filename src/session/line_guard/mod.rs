@@ -121,11 +121,6 @@ impl LineGuard {
         }
     }
 
-    /// The line cap.
-    pub fn cap(&self) -> usize {
-        self.cap
-    }
-
     /// Takes in the file's next bytes and calls `emit` with the whole lines they complete (a
     /// skipped line as an empty one, so that the reader's line numbers stay the file's).
     pub fn feed(&mut self, chunk: &[u8], emit: &mut impl FnMut(&[u8])) {
