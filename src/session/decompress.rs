@@ -150,7 +150,7 @@ pub fn encoding(start: &[u8]) -> Option<&'static str> {
 
 /// `read`'s bytes as the readers see them: decoded (gzip, zstd) and transcoded (UTF-16) as they
 /// are read, or as they are when neither. For callers that push a source's bytes into the
-/// session themselves (`Session::add`): the browser's worker.
+/// session themselves (`Session::add`): the fuzz targets and tests.
 pub fn decoded<'a>(read: impl Read + Send + 'a) -> io::Result<Box<dyn Read + Send + 'a>> {
     let mut read = read;
     let mut start = Vec::with_capacity(4);

@@ -111,8 +111,9 @@ pub struct Session {
     whole_cap: Option<u64>,
 }
 
-/// A source pushed into the session as its bytes arrive (`Session::add`): the browser's
-/// worker, whose reads are messages, pushes each one. Dropping it ends the source.
+/// A source pushed into the session as its bytes arrive (`Session::add`), for a caller that
+/// drives the reading itself (the fuzz targets, tests of chunk boundaries); the faces hand the
+/// session a `Source` or a `Blob` instead. Dropping it ends the source.
 pub struct Feed<'s> {
     session: &'s mut Session,
     format: Option<&'static str>,
