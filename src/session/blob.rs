@@ -55,6 +55,47 @@ impl Read for Counting {
     }
 }
 
+/// The blob's zip entry, from its tag; `None` when it is not one.
+fn entry_of(blob: &impl Blob, name: &str) -> io::Result<Option<zipped::Entry>> {
+    blob.zip_entry()
+        .map(|tag| zipped::Entry::from_tag(name, blob.size(), &tag))
+        .transpose()
+}
+
+/// The blob's stored bytes as blocking reads: the face's own (`blocking`), or, where it may not
+/// block, its bytes read into memory first.
+async fn stored(
+    blob: &impl Blob,
+    blocking: Option<Box<dyn ReadSeek>>,
+) -> io::Result<Box<dyn ReadSeek>> {
+    match blocking {
+        Some(read) => Ok(read),
+        None => Ok(Box::new(io::Cursor::new(blob.slice(0, blob.size()).await?))),
+    }
+}
+
+/// `stored` as the readers see it: a zip entry's bytes inflated and checked, then gzip, zstd or
+/// UTF-16 decoded. The decoders ask for a few KiB at a time, and each blocking read of a
+/// browser's file costs far more than its bytes: the stored bytes are read a piece at a time.
+fn decoding(
+    stored: impl Read + Send + 'static,
+    entry: Option<&zipped::Entry>,
+) -> io::Result<Box<dyn Read + Send>> {
+    let source = io::BufReader::with_capacity(PIECE, stored);
+    let inner: Box<dyn Read + Send> = match entry {
+        Some(entry) => zipped::entry(source, entry)?,
+        None => Box::new(source),
+    };
+    decoded(inner)
+}
+
+/// The first `HEAD` bytes `read` gives, which detect the format.
+fn head_of(read: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(HEAD);
+    read.take(HEAD as u64).read_to_end(&mut head)?;
+    Ok(head)
+}
+
 impl Session {
     /// Reads `blob` into the run, with the face's `pace` between chunks. A read error or a limit
     /// passed is the error; strict mode's stop is `Ended::Stopped` (`finish` gives its warning).
@@ -80,10 +121,7 @@ impl Session {
         let size = blob.size();
         let fail = |e: io::Error| Error::io(name, e);
         let raw = blob.slice(0, size.min(HEAD as u64)).await.map_err(fail)?;
-        let entry = match blob.zip_entry() {
-            Some(tag) => Some(zipped::Entry::from_tag(name, size, &tag).map_err(fail)?),
-            None => None,
-        };
+        let entry = entry_of(blob, name).map_err(fail)?;
         if entry.is_none() && sniff(&raw).is_none() {
             let (format, lines) = guarded::detect(name, &raw);
             self.begin(name, &lines, Some(size), format, true);
@@ -104,36 +142,22 @@ impl Session {
                 .await;
         }
         // A compressed source's size says nothing of what it holds: it is held to the cap by its
-        // decoded bytes. Where the face cannot block, its stored bytes are read first (a
-        // compressed file is some times smaller than its content).
-        let stored: Box<dyn ReadSeek> = match blob.blocking() {
-            Some(read) => read,
-            None => {
-                let whole = Whole::new(Some("compressed"), b"", self.whole_cap);
-                if whole.over(size) {
-                    return Err(whole.too_big_at(name, Some(size)));
-                }
-                Box::new(io::Cursor::new(blob.slice(0, size).await.map_err(fail)?))
+        // decoded bytes. Where the face cannot block, its stored bytes are read into memory
+        // first, and those are held to the cap too.
+        let blocking = blob.blocking();
+        if blocking.is_none() {
+            let whole = Whole::new(Some("compressed"), b"", self.whole_cap);
+            if whole.over(size) {
+                return Err(whole.too_big_at(name, Some(size)));
             }
-        };
+        }
         let at = Arc::new(AtomicU64::new(0));
         let counting = Counting {
-            inner: stored,
+            inner: stored(blob, blocking).await.map_err(fail)?,
             at: Arc::clone(&at),
         };
-        // The decoders ask for a few KiB at a time, and each blocking read of a browser's file
-        // costs far more than its bytes: the stored bytes are read a piece at a time.
-        let source = io::BufReader::with_capacity(PIECE, counting);
-        let inner: Box<dyn Read + Send> = match &entry {
-            Some(entry) => zipped::entry(source, entry).map_err(fail)?,
-            None => Box::new(source),
-        };
-        let mut read = decoded(inner).map_err(fail)?;
-        let mut head = Vec::with_capacity(HEAD);
-        (&mut read)
-            .take(HEAD as u64)
-            .read_to_end(&mut head)
-            .map_err(fail)?;
+        let mut read = decoding(counting, entry.as_ref()).map_err(fail)?;
+        let head = head_of(&mut read).map_err(fail)?;
         let (format, lines) = guarded::detect(name, &head);
         self.begin(name, &lines, None, format, true);
         let mut whole = Whole::new(format.map(|f| f.name()), &head, self.whole_cap);
@@ -183,21 +207,9 @@ pub async fn first_bytes(blob: &impl Blob) -> Result<Vec<u8>, (Vec<u8>, String)>
         (None, None) => return Ok(raw),
     };
     let decode = async {
-        let stored: Box<dyn ReadSeek> = match blob.blocking() {
-            Some(read) => read,
-            None => Box::new(io::Cursor::new(blob.slice(0, blob.size()).await?)),
-        };
-        let source = io::BufReader::with_capacity(PIECE, stored);
-        let inner: Box<dyn Read + Send> = match blob.zip_entry() {
-            Some(tag) => {
-                let entry = zipped::Entry::from_tag(&name, blob.size(), &tag)?;
-                zipped::entry(source, &entry)?
-            }
-            None => Box::new(source),
-        };
-        let mut head = Vec::with_capacity(HEAD);
-        decoded(inner)?.take(HEAD as u64).read_to_end(&mut head)?;
-        Ok::<_, io::Error>(head)
+        let entry = entry_of(blob, &name)?;
+        let stored = stored(blob, blob.blocking()).await?;
+        head_of(&mut decoding(stored, entry.as_ref())?)
     };
     decode.await.map_err(|why| {
         (
