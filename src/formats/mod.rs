@@ -24,6 +24,7 @@ pub mod rewardbench;
 pub mod rows;
 pub mod shelf;
 pub mod unknown;
+pub(crate) mod zip_method;
 
 use crate::items::Item;
 use crate::reported::{Reported, TextLengths};

@@ -7,8 +7,9 @@
 //! frame can expand to 1 GiB, so every entry is capped (and must not outgrow its declared size),
 //! and so is the total over the archive.
 
+use crate::formats::zip_method::method_code;
 use std::io::{Cursor, Read};
-use zip::{CompressionMethod, ZipArchive};
+use zip::ZipArchive;
 
 /// Caps on decompressed bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,16 +154,6 @@ fn too_big(declared: u64, limits: Limits, total_hit: bool) -> String {
             "skipped: it declares {declared} bytes decompressed, above the {} MiB cap per entry",
             limits.entry >> 20
         )
-    }
-}
-
-/// The ZIP method number; the crate names only the methods whose features are on.
-fn method_code(method: CompressionMethod) -> u16 {
-    #[allow(deprecated)]
-    match method {
-        CompressionMethod::Stored => 0,
-        CompressionMethod::Unsupported(code) => code,
-        _ => u16::MAX,
     }
 }
 

@@ -4,8 +4,9 @@
 //! log is a zip too, but it is one file of one run: `list` tells the two apart.
 
 use super::decompress::ZstdFrames;
+use crate::formats::zip_method::method_code;
 use std::io::{self, BufReader, Read, Seek};
-use zip::{CompressionMethod, ZipArchive};
+use zip::ZipArchive;
 
 /// The magic that starts a zip archive's first local file header.
 pub const MAGIC: &[u8] = b"PK\x03\x04";
@@ -194,16 +195,6 @@ pub fn unreadable(method: u16, encrypted: bool) -> Option<String> {
         ))
     } else {
         None
-    }
-}
-
-/// The zip method number; the crate names only the methods whose features are on.
-fn method_code(method: CompressionMethod) -> u16 {
-    #[allow(deprecated)]
-    match method {
-        CompressionMethod::Stored => 0,
-        CompressionMethod::Unsupported(code) => code,
-        _ => u16::MAX,
     }
 }
 
