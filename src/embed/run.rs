@@ -5,12 +5,8 @@
 use super::failure::Failure;
 use super::input::{Data, Source};
 use crate::session::Ended;
-use crate::web::blob::{Breathing, BrowserFile};
+use crate::web::blob::{Breathing, BrowserFile, WHOLE_FILE_CAP};
 use crate::{Options, Report, Session};
-
-/// The most bytes of a file held whole (a JSON document, an archive, a table, a compressed file
-/// read on the page's thread, which cannot block on its reads): the app's worker's cap.
-const WHOLE_FILE_CAP: u64 = 512 << 20;
 
 /// How to score.
 #[derive(Debug, Clone, Default, PartialEq)]

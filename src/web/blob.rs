@@ -14,6 +14,14 @@ use web_sys::{File, FileReaderSync, ReadableStreamByobReader};
 /// worker makes such files of a dropped zip's entries, and the session decodes them.
 pub const ZIP_ENTRY: &str = "application/x-scorelens-zip-entry";
 
+/// The most bytes of a file the page (the app's worker, the widget) holds with a format that reads
+/// the whole file in memory (JSON documents, archives, CSV, a compressed file on the page's
+/// thread): with the buffer's growth and the parse, several times this must fit in the 4 GiB a
+/// wasm32 instance can have. Line-based formats stream and have no size limit (their lines have
+/// one, the session's `MAX_LINE`, as natively). A compressed file is held to it by its decoded
+/// bytes. The session applies it (`Options::whole_cap`).
+pub const WHOLE_FILE_CAP: u64 = 512 << 20;
+
 /// Bytes the browser may write per stream read.
 const ROOM: u32 = 1 << 20;
 

@@ -17,7 +17,7 @@ pub const MAGIC: &[u8; 4] = b"PAR1";
 
 /// The largest Parquet file the browser reads: it is held whole, with the JSON of its rows
 /// beside it (the CLI's cap is 1 GiB; a tab has less room).
-pub const CAP: f64 = (512u64 << 20) as f64;
+pub const CAP: f64 = super::blob::WHOLE_FILE_CAP as f64;
 
 thread_local! {
     /// The module's exports once instantiated: it is fetched once per worker or page.

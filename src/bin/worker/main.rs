@@ -28,11 +28,12 @@ mod read;
 mod worker {
     use crate::deltas;
     use crate::intervals::MAX_ITEMS;
-    use crate::read::{read_all, Stop, WHOLE_FILE_CAP};
+    use crate::read::{read_all, Stop};
     use scorelens::explore::{Explorer, DEFAULT_CAP};
     use scorelens::metrics::bootstrap::ClusterBy;
     use scorelens::report::groups::with_largest;
     use scorelens::report::Report;
+    use scorelens::web::blob::WHOLE_FILE_CAP;
     use scorelens::web::protocol::{FromWorker, Scored, Text, ToWorker, GROUPS_HELD};
     use scorelens::{Error, Options, Session};
     use std::cell::RefCell;

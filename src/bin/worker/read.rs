@@ -14,13 +14,6 @@ use web_sys::File;
 /// felt within a fraction of a second.
 const CHUNK: f64 = (8 << 20) as f64;
 
-/// The largest file the page reads with a format that holds the whole file in memory (JSON
-/// documents, archives, CSV): with the buffer's growth and the parse, several times this must
-/// fit in the 4 GiB a wasm32 worker can have. Line-based formats stream and have no size limit
-/// (their lines have one, the session's `MAX_LINE`, as natively: a longer line is skipped with a
-/// warning as it streams). A compressed file is held to it by its decoded bytes.
-pub const WHOLE_FILE_CAP: u64 = 512 << 20;
-
 /// Why reading stopped early.
 pub enum Stop {
     Cancelled,
