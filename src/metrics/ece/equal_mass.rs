@@ -194,15 +194,29 @@ fn sums(right: &Values, wrong: &Values, edges: &[f64]) -> Vec<BinSums> {
 /// each value counted `times` times: what the bootstrap needs, without materialising copies.
 /// Equal to `EqualMass` fed every copy (up to the order of the sums). None when no value counts.
 pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
+    ece_weighted_by(sorted.iter().copied(), times)
+}
+
+/// `ece_weighted` over the values and their correctness held as two columns (how the
+/// bootstrap's summary keeps them, sorted once).
+pub fn ece_weighted_columns(values: &[f64], correct: &[bool], times: &[u32]) -> Option<f64> {
+    ece_weighted_by(values.iter().copied().zip(correct.iter().copied()), times)
+}
+
+/// `ece_weighted` over any walk of (value, correct) in ascending value, walked twice.
+fn ece_weighted_by(
+    sorted: impl Iterator<Item = (f64, bool)> + Clone,
+    times: &[u32],
+) -> Option<f64> {
     let n: u64 = times.iter().map(|&t| u64::from(t)).sum();
     if n == 0 {
         return None;
     }
     let mut at = sorted
-        .iter()
+        .clone()
         .zip(times)
         .filter(|(_, &t)| t > 0)
-        .map(|(&(v, _), &t)| (v, u64::from(t)));
+        .map(|((v, _), &t)| (v, u64::from(t)));
     // The value at expanded position `pos`, walking forward only.
     let (mut current, mut covered) = match at.next() {
         Some((v, t)) => (v, t),
@@ -226,7 +240,7 @@ pub fn ece_weighted(sorted: &[(f64, bool)], times: &[u32]) -> Option<f64> {
     let edges = edges_between(pairs);
     let mut sums = vec![(0u64, 0.0f64, 0u64); edges.len()];
     let mut b = 0;
-    for (&(v, correct), &t) in sorted.iter().zip(times) {
+    for ((v, correct), &t) in sorted.zip(times) {
         if t == 0 {
             continue;
         }

@@ -1,9 +1,11 @@
-//! The summary records laid out for the leaderboard's blocks of lanes: column by column, in
-//! the order each pass walks (the records by group, each mode's parts by confidence), every flag
-//! a mask and every missing value a zero, so that the passes have no branch.
+//! The summary records laid out column by column, in the order each pass walks: the records by
+//! group for the leaderboard's blocks of lanes (every flag a mask and every missing value a zero,
+//! so that the passes have no branch), and each mode's parts by confidence, which is also how a
+//! sealed replay keeps them.
 
 use super::lanes::STEP;
 use super::{Record, SummaryReplay};
+use crate::metrics::calibration::CalibrationPart;
 use crate::metrics::lanes::Weights;
 use std::ops::Range;
 
@@ -22,10 +24,10 @@ pub(super) struct Columns {
     pub flags: Vec<u8>,
     /// Where each group ends among them.
     pub group_ends: Vec<u32>,
-    pub modes: [ModeColumns; 2],
 }
 
-/// One mode's calibration parts in ascending confidence, column by column.
+/// One mode's calibration parts in ascending confidence, column by column: each part's item,
+/// confidence, correctness and scores.
 #[derive(Debug, Clone, Default)]
 pub(super) struct ModeColumns {
     pub at: Vec<u32>,
@@ -49,7 +51,6 @@ impl Columns {
             outside: Vec::with_capacity(n),
             flags: Vec::with_capacity(n),
             group_ends: s.group_ends.clone(),
-            modes: Default::default(),
         };
         let mut finite = true;
         for &i in &s.by_group {
@@ -70,18 +71,40 @@ impl Columns {
                     | (u8::from(has_outside) * OUTSIDE),
             );
         }
-        for (m, t) in c.modes.iter_mut().zip(&s.tracks) {
-            for (i, p) in &t.parts {
-                finite &= [p.confidence, p.brier, p.epa, p.nll]
-                    .iter()
-                    .all(|x| x.is_finite());
-                m.at.push(*i);
-                m.confidence.push(p.confidence);
-                m.correct.push(p.correct);
-                m.scores.push([p.brier, p.epa, p.nll]);
-            }
-        }
+        finite &= s.tracks.iter().all(|t| t.finite);
         finite.then_some(c)
+    }
+}
+
+impl ModeColumns {
+    /// The `n` parts, given in the order they are to be kept, as columns.
+    pub(super) fn of<'a>(
+        n: usize,
+        parts: impl Iterator<Item = &'a (u32, CalibrationPart)>,
+    ) -> Self {
+        let mut m = ModeColumns {
+            at: Vec::with_capacity(n),
+            confidence: Vec::with_capacity(n),
+            correct: Vec::with_capacity(n),
+            scores: Vec::with_capacity(n),
+        };
+        for (i, p) in parts {
+            m.at.push(*i);
+            m.confidence.push(p.confidence);
+            m.correct.push(p.correct);
+            m.scores.push([p.brier, p.epa, p.nll]);
+        }
+        m
+    }
+
+    /// Whether every confidence and score is finite.
+    pub(super) fn finite(&self) -> bool {
+        self.confidence.iter().all(|x| x.is_finite())
+            && self.scores.iter().flatten().all(|x| x.is_finite())
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.confidence.len()
     }
 }
 

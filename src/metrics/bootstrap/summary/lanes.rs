@@ -188,9 +188,9 @@ pub(super) fn lanes_of<K: Kernel>(
     let g = groups::<K>(c, w, &mut gathered);
     // A loop, not an iterator's `collect`: the call must be inlined here for the features.
     let mut modes = [[[None; 5]; LANES]; 2];
-    for (((m, track), cols), on) in modes.iter_mut().zip(&t.tracks).zip(&c.modes).zip(wanted) {
+    for ((m, track), on) in modes.iter_mut().zip(&t.tracks).zip(wanted) {
         if on {
-            *m = mode::<K>(track, cols, w, &mut gathered, &mut marks, &mut by_lane);
+            *m = mode::<K>(track, w, &mut gathered, &mut marks, &mut by_lane);
         }
     }
     SCRATCH.set((gathered, marks, by_lane));
@@ -268,12 +268,12 @@ fn groups<K: Kernel>(c: &Columns, w: &[Weights], gathered: &mut Vec<Weights>) ->
 #[inline(always)]
 fn mode<K: Kernel>(
     t: &Track,
-    c: &ModeColumns,
     w: &[Weights],
     gathered: &mut Vec<Weights>,
     marks: &mut Vec<[Lanes; 3]>,
     by_lane: &mut Vec<f64>,
 ) -> [[Option<f64>; 5]; LANES] {
+    let c = &t.sorted;
     gather(&c.at, w, gathered);
     marks.clear();
     marks.reserve(c.at.len() / STEP + 1);
@@ -307,7 +307,7 @@ fn mode<K: Kernel>(
         *lane = [
             width_ece(t, n, |j| sums.at(j)),
             ece_prefix_with(
-                &t.values,
+                &t.sorted.confidence,
                 |pos| sums.value_at(pos),
                 |j| {
                     let (c, v, y) = sums.at(j);

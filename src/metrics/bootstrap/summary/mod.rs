@@ -3,16 +3,18 @@
 //! conditioning and mixing.
 //!
 //! Per item it keeps the `Outcome`, the group index, the outside mass and the two
-//! `CalibrationPart`s (about 150 bytes), and folds them into the accumulators the scorer uses
-//! (`Accuracy`, `OutsideMass`, `EqualWidth`) with the means `Calibration::finish` takes. The
-//! calibration parts are kept in ascending confidence, so the equal-mass ECE is one weighted walk
-//! (`ece_weighted`, HELM's binning over the resampled multiset) instead of a sort per resample.
+//! `CalibrationPart`s, and folds them into the accumulators the scorer uses (`Accuracy`,
+//! `OutsideMass`, `EqualWidth`) with the means `Calibration::finish` takes. Once sealed, the
+//! calibration parts are kept only as columns in ascending confidence (`ModeColumns`, 37 bytes a
+//! part, read by the single resamples and the leaderboard's lanes alike), so the equal-mass ECE
+//! is one weighted walk (`ece_weighted`, HELM's binning over the resampled multiset) instead of a
+//! sort per resample.
 
 use super::Replay;
 use crate::items::{Item, Mode};
 use crate::metrics::accuracy::Accuracy;
 use crate::metrics::calibration::{Calibration, CalibrationPart, OutsideMass};
-use crate::metrics::ece::equal_mass::ece_weighted;
+use crate::metrics::ece::equal_mass::ece_weighted_columns;
 use crate::metrics::ece::{bin_of, EqualWidth, BINS as WIDTH_BINS};
 use crate::metrics::groups::NO_GROUP;
 use crate::metrics::lanes::Weights;
@@ -41,19 +43,19 @@ const NAMES: [&str; 16] = [
     "mixing.nll",
 ];
 
-/// One mode's calibration parts, tagged with their item.
+/// One mode's calibration parts: tagged with their item while the run is read, then (sealed)
+/// as columns in ascending confidence, ties in item order.
 #[derive(Debug, Clone)]
 struct Track {
     template: Calibration,
+    /// The parts as they arrive; emptied by `seal`, which lays them out in `sorted`.
     parts: Vec<(u32, CalibrationPart)>,
-    /// (confidence, correct) of `parts`, for the equal-mass ECE.
-    sorted: Vec<(f64, bool)>,
-    /// The item of each part, compactly, for gathering the weights.
-    order: Vec<u32>,
-    /// The confidences of `sorted` alone, and where each equal-width bin starts among them (the
-    /// bins are runs of the sorted order): for `figures_lanes`.
-    values: Vec<f64>,
+    /// Each part's item, confidence, correctness and scores, in ascending confidence.
+    sorted: ModeColumns,
+    /// Where each equal-width bin starts among them (the bins are runs of the sorted order).
     width_at: [usize; WIDTH_BINS + 1],
+    /// Every confidence and score is finite (what the lanes need: see `Columns`).
+    finite: bool,
 }
 
 /// One item's accuracy record: its outcome, group and outside mass (NaN when unknown).
@@ -67,6 +69,7 @@ struct Record {
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod columns;
+use columns::ModeColumns;
 mod lanes;
 mod running;
 
@@ -92,10 +95,9 @@ impl Default for SummaryReplay {
         let track = |mode| Track {
             template: Calibration::new(mode),
             parts: Vec::new(),
-            sorted: Vec::new(),
-            order: Vec::new(),
-            values: Vec::new(),
+            sorted: ModeColumns::default(),
             width_at: [0; WIDTH_BINS + 1],
+            finite: true,
         };
         SummaryReplay {
             records: Vec::new(),
@@ -168,19 +170,12 @@ impl Replay for SummaryReplay {
                 .map(|(k, (_, p))| (order_key(p.confidence), k as u32))
                 .collect();
             radsort::sort_by_key(&mut keys, |&(key, _)| key);
-            t.parts = keys
-                .iter()
-                .filter_map(|&(_, k)| t.parts.get(k as usize).copied())
-                .collect();
-            t.sorted = t
-                .parts
-                .iter()
-                .map(|(_, p)| (p.confidence, p.correct))
-                .collect();
-            t.order = t.parts.iter().map(|(i, _)| *i).collect();
-            t.values = t.sorted.iter().map(|&(v, _)| v).collect();
+            let parts = std::mem::take(&mut t.parts);
+            let in_order = keys.iter().filter_map(|&(_, k)| parts.get(k as usize));
+            t.sorted = ModeColumns::of(parts.len(), in_order);
+            t.finite = t.sorted.finite();
             for (b, at) in t.width_at.iter_mut().enumerate() {
-                *at = t.values.partition_point(|&v| bin_of(v) < b);
+                *at = t.sorted.confidence.partition_point(|&v| bin_of(v) < b);
             }
         }
     }
@@ -202,19 +197,17 @@ impl Replay for SummaryReplay {
             // Each mode's Brier, EPA and NLL: the means of its calibration parts.
             6..=15 => {
                 let (t, k) = ((figure - 6) / 5, (figure - 6) % 5);
-                let get: fn(&CalibrationPart) -> f64 = match k {
-                    2 => |p| p.brier,
-                    3 => |p| p.epa,
-                    4 => |p| p.nll,
-                    _ => return false,
-                };
+                // Brier, EPA and NLL are the columns' scores 0, 1 and 2.
+                if !(2..=4).contains(&k) {
+                    return false;
+                }
                 let Some(track) = self.tracks.get(t) else {
                     return false;
                 };
                 out.resize(self.records.len(), f64::NAN);
-                for (i, p) in &track.parts {
-                    if let Some(slot) = out.get_mut(*i as usize) {
-                        *slot = get(p);
+                for (i, s) in track.sorted.at.iter().zip(&track.sorted.scores) {
+                    if let (Some(slot), Some(&v)) = (out.get_mut(*i as usize), s.get(k - 2)) {
+                        *slot = v;
                     }
                 }
                 true
@@ -287,26 +280,27 @@ impl Replay for SummaryReplay {
             // The weights in confidence order first: a tight gather loop keeps many loads in
             // flight, where reading them inside the sums would stall on each.
             gathered.clear();
+            let c = &t.sorted;
             gathered.extend(
-                t.order
-                    .iter()
+                c.at.iter()
                     .map(|&i| weights.get(i as usize).copied().unwrap_or(0)),
             );
             let mut width = EqualWidth::default();
             let (mut items, mut brier, mut epa, mut nll) = (0u64, 0.0, 0.0, 0.0);
-            for ((_, p), &times) in t.parts.iter().zip(&gathered) {
+            let parts = c.confidence.iter().zip(&c.correct).zip(&c.scores);
+            for (((&confidence, &correct), s), &times) in parts.zip(&gathered) {
                 let w = f64::from(times);
                 items += u64::from(times);
-                width.add_times(p.confidence, f64::from(u8::from(p.correct)), times);
-                brier += w * p.brier;
-                epa += w * p.epa;
-                nll += w * p.nll;
+                width.add_times(confidence, f64::from(u8::from(correct)), times);
+                brier += w * s[0];
+                epa += w * s[1];
+                nll += w * s[2];
             }
             // The same means as `Calibration::finish`, and HELM's binning over the multiset.
             let mean = |x: f64| (items > 0).then(|| x / items as f64);
             out.extend([
                 width.ece(),
-                ece_weighted(&t.sorted, &gathered),
+                ece_weighted_columns(&c.confidence, &c.correct, &gathered),
                 mean(brier),
                 mean(epa),
                 mean(nll),

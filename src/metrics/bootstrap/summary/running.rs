@@ -36,7 +36,7 @@ impl Running<'_> {
 
     /// The sums over the first `j` parts, added as the lanes add them.
     pub fn at(&self, j: usize) -> (f64, f64, f64) {
-        let len = self.t.parts.len();
+        let len = self.t.sorted.len();
         if j >= len {
             return self.total;
         }
@@ -45,9 +45,10 @@ impl Running<'_> {
         for at in c * STEP..j {
             let w = self.weight(at);
             s.0 += w;
-            if let Some((_, p)) = self.t.parts.get(at) {
-                s.1 += w * p.confidence;
-                if p.correct {
+            let c = &self.t.sorted;
+            if let (Some(&confidence), Some(&correct)) = (c.confidence.get(at), c.correct.get(at)) {
+                s.1 += w * confidence;
+                if correct {
                     s.2 += w;
                 }
             }
@@ -63,10 +64,10 @@ impl Running<'_> {
             .partition_point(|&m| m <= pos)
             .saturating_sub(1);
         let mut count = self.mark(c).0;
-        for j in c * STEP..self.t.parts.len() {
+        for j in c * STEP..self.t.sorted.len() {
             count += self.weight(j);
             if count > pos {
-                return self.t.values.get(j).copied();
+                return self.t.sorted.confidence.get(j).copied();
             }
         }
         None
