@@ -468,7 +468,7 @@ fn subsets(first: &Run, index0: &[usize], max: usize) -> (Vec<u32>, Vec<String>,
     if total < 2 {
         return (Vec::new(), Vec::new(), total);
     }
-    let name = |g: u32| names.get(g as usize).map_or("", String::as_str);
+    let name = |g: u32| names.get(g as usize).map_or("", |s| &**s);
     let mut used: Vec<(u32, u64)> = sizes.into_iter().collect();
     // Largest first, ties by name; the boards are then in name order.
     used.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| name(a.0).cmp(name(b.0))));

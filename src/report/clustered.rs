@@ -122,11 +122,8 @@ fn wilson(sample: &Sample, report: &Report, unit_of: &[u32]) -> Vec<(String, Int
     }
     let names = sample.group_names();
     let by_group = clustered_means(credits, unit_of, sample.groups(), names.len());
-    let index: std::collections::HashMap<&str, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
+    let index: std::collections::HashMap<&str, usize> =
+        names.iter().enumerate().map(|(i, n)| (&**n, i)).collect();
     // In the report's group order, for the groups it shows.
     for g in &report.groups {
         let m = index

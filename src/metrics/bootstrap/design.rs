@@ -4,10 +4,12 @@
 //! Strata and units are numbered in the order items arrive and drawn with `SplitMix64` in integer
 //! arithmetic, so the same seed gives the same resamples natively and in wasm32.
 
+use super::names::Names;
 use super::rng::SplitMix64;
 use crate::items::{Item, Split};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Strata with fewer units than this are pooled into one: a stratum of one unit would never vary.
 pub const MIN_STRATUM: usize = 5;
@@ -39,6 +41,14 @@ impl Strata {
                 let tier = item.tier.map_or("-", |t| t.name());
                 Cow::Owned(format!("{split}/{}/{tier}", item.type_name()))
             }
+        }
+    }
+
+    /// `key` as text to keep: the item's own shared group name where the strata are groups.
+    pub fn shared_key(self, item: &Item) -> Arc<str> {
+        match (self, &item.group) {
+            (Strata::Group, Some(g)) => g.clone(),
+            _ => Arc::from(self.key(item)),
         }
     }
 
@@ -132,26 +142,30 @@ pub struct Design {
     unit_of: Vec<u32>,
     /// Unit → stratum.
     unit_stratum: Vec<u32>,
-    strata: FxHashMap<String, u32>,
-    clusters: FxHashMap<String, u32>,
+    strata: Names,
+    clusters: FxHashMap<Arc<str>, u32>,
 }
 
 impl Design {
     pub fn push(&mut self, stratum: &str, cluster: Option<&str>) {
-        let s = match self.strata.get(stratum) {
-            Some(&s) => s,
-            None => {
-                let next = self.strata.len() as u32;
-                self.strata.insert(stratum.to_string(), next);
-                next
-            }
-        };
+        self.push_shared(stratum, || Arc::from(stratum), cluster);
+    }
+
+    /// `push`, with `shared` giving the stratum's text to keep when it is new (the item's own
+    /// shared name, not a copy).
+    pub fn push_shared(
+        &mut self,
+        stratum: &str,
+        shared: impl FnOnce() -> Arc<str>,
+        cluster: Option<&str>,
+    ) {
+        let s = self.strata.number(stratum, shared);
         let unit = match cluster {
             Some(c) => match self.clusters.get(c) {
                 Some(&u) => u,
                 None => {
                     let u = self.unit_stratum.len() as u32;
-                    self.clusters.insert(c.to_string(), u);
+                    self.clusters.insert(Arc::from(c), u);
                     self.unit_stratum.push(s);
                     u
                 }
@@ -191,13 +205,7 @@ impl Design {
     /// The strata's names (their keys), by stratum number: what a caller that renumbers the
     /// strata in an order of its own (the leaderboard's, by name) sorts by.
     pub fn stratum_names(&self) -> Vec<&str> {
-        let mut names = vec![""; self.strata.len()];
-        for (name, &s) in &self.strata {
-            if let Some(slot) = names.get_mut(s as usize) {
-                *slot = name.as_str();
-            }
-        }
-        names
+        self.strata.names().iter().map(|s| &**s).collect()
     }
 
     /// The units of each stratum, strata of fewer than `MIN_STRATUM` units pooled into one

@@ -14,6 +14,7 @@
 pub(crate) mod design;
 pub(crate) mod ic;
 mod intervals;
+pub(crate) mod names;
 mod rng;
 pub(crate) mod summary;
 
@@ -107,8 +108,7 @@ pub struct Sample {
     /// Each item's group, as an index into `group_names` (for per-group leaderboards).
     group: Vec<u32>,
     /// Group names in the order they first arrive; `(none)` for items without a group.
-    group_names: Vec<String>,
-    group_index: rustc_hash::FxHashMap<String, u32>,
+    group_names: names::Names,
     replays: Vec<Box<dyn Replay>>,
 }
 
@@ -130,8 +130,7 @@ impl Sample {
             ids: Vec::new(),
             credit: Vec::new(),
             group: Vec::new(),
-            group_names: Vec::new(),
-            group_index: Default::default(),
+            group_names: names::Names::default(),
             replays,
         }
     }
@@ -150,20 +149,15 @@ impl Sample {
             None => self.cluster.and_then(|f| f(item)),
         };
         self.user_clustered += u64::from(own.is_some());
-        self.design
-            .push(&self.strata.key(item), own.or(profile.as_deref()));
+        let strata = self.strata;
+        self.design.push_shared(
+            &strata.key(item),
+            || strata.shared_key(item),
+            own.or(profile.as_deref()),
+        );
         self.ids.push(item.id.as_str().into());
         self.credit.push(outcome(item).credit);
-        let name = item.group.as_deref().unwrap_or(NO_GROUP);
-        let g = match self.group_index.get(name) {
-            Some(&g) => g,
-            None => {
-                let g = self.group_names.len() as u32;
-                self.group_index.insert(name.to_string(), g);
-                self.group_names.push(name.to_string());
-                g
-            }
-        };
+        let g = self.group_names.number_of(item.group.as_ref(), NO_GROUP);
         self.group.push(g);
         for r in &mut self.replays {
             r.push(item);
@@ -201,8 +195,8 @@ impl Sample {
     }
 
     /// The group names, in the order they first arrived.
-    pub fn group_names(&self) -> &[String] {
-        &self.group_names
+    pub fn group_names(&self) -> &[std::sync::Arc<str>] {
+        self.group_names.names()
     }
 
     pub fn design(&self) -> &Design {

@@ -10,6 +10,7 @@
 //! is one weighted walk (`ece_weighted`, HELM's binning over the resampled multiset) instead of a
 //! sort per resample.
 
+use super::names::Names;
 use super::Replay;
 use crate::items::{Item, Mode};
 use crate::metrics::accuracy::Accuracy;
@@ -20,7 +21,6 @@ use crate::metrics::groups::NO_GROUP;
 use crate::metrics::lanes::Weights;
 use crate::metrics::outcome::{outcome, Outcome};
 use crate::metrics::ranks::order_key;
-use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 /// The figures, by report path, with how to read each off the finished accumulators.
@@ -77,7 +77,7 @@ mod running;
 #[derive(Debug, Clone)]
 pub struct SummaryReplay {
     records: Vec<Record>,
-    group_index: FxHashMap<String, u32>,
+    groups: Names,
     /// Group indices in name order (the order `Groups` averages them in).
     group_order: Vec<u32>,
     /// The records' places grouped by group, groups in name order (each group's in item order),
@@ -101,7 +101,7 @@ impl Default for SummaryReplay {
         };
         SummaryReplay {
             records: Vec::new(),
-            group_index: FxHashMap::default(),
+            groups: Names::default(),
             group_order: Vec::new(),
             by_group: Vec::new(),
             group_ends: Vec::new(),
@@ -114,12 +114,7 @@ impl Default for SummaryReplay {
 impl Replay for SummaryReplay {
     fn push(&mut self, item: &Item) {
         let i = self.records.len() as u32;
-        let name = item.group.as_deref().unwrap_or(NO_GROUP);
-        let next = self.group_index.len() as u32;
-        let group = match self.group_index.get(name) {
-            Some(&g) => g,
-            None => *self.group_index.entry(name.to_string()).or_insert(next),
-        };
+        let group = self.groups.number_of(item.group.as_ref(), NO_GROUP);
         let outside = item
             .as_option()
             .and_then(|o| o.probs.as_ref())
@@ -138,9 +133,12 @@ impl Replay for SummaryReplay {
     }
 
     fn seal(&mut self, _point: &dyn std::any::Any) {
-        let mut names: Vec<(&String, &u32)> = self.group_index.iter().collect();
+        let mut names: Vec<(&str, u32)> = (self.groups.names().iter())
+            .zip(0u32..)
+            .map(|(n, g)| (&**n, g))
+            .collect();
         names.sort();
-        self.group_order = names.into_iter().map(|(_, &g)| g).collect();
+        self.group_order = names.into_iter().map(|(_, g)| g).collect();
         let mut place = vec![0u32; self.group_order.len()];
         for (k, &g) in self.group_order.iter().enumerate() {
             if let Some(p) = place.get_mut(g as usize) {
@@ -248,7 +246,7 @@ impl Replay for SummaryReplay {
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
         let mut overall = Accuracy::default();
-        let mut groups = vec![Accuracy::default(); self.group_index.len()];
+        let mut groups = vec![Accuracy::default(); self.groups.len()];
         let mut outside = OutsideMass::default();
         for (r, &times) in self.records.iter().zip(weights) {
             let Some(group) = groups.get_mut(r.group as usize) else {
