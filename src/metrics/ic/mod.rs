@@ -8,6 +8,7 @@
 pub(crate) mod calibration;
 pub(crate) mod cells;
 pub mod figures;
+pub(crate) mod packed;
 mod types;
 
 use super::ece::EqualWidth;

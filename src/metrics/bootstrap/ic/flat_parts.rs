@@ -38,7 +38,10 @@ impl FlatParts {
     /// `None` when the lanes cannot give the accumulator's own sums: more sums than a slot
     /// number holds, or a value that is not finite (where a lane that drew the item 0 times
     /// would add 0 × ∞ and the accumulator adds nothing).
-    pub fn of(template: &IcAccumulator, parts: &[(u32, IcPart)]) -> Option<Self> {
+    pub fn of(
+        template: &IcAccumulator,
+        parts: impl ExactSizeIterator<Item = (u32, IcPart)>,
+    ) -> Option<Self> {
         let mut scratch = template.clone();
         let mut width = 0usize;
         scratch.visit(&mut |_| width += 1);
@@ -55,10 +58,10 @@ impl FlatParts {
         let (mut ones, mut valued, mut key) = (Vec::new(), Vec::new(), Vec::new());
         let mut finite = true;
         for (i, p) in parts {
-            scratch.add_times(p, 1);
+            scratch.add_times(&p, 1);
             ones.clear();
             valued.clear();
-            scratch.visit_part(p, widths, &mut |at, mut s: Slot<'_>| {
+            scratch.visit_part(&p, widths, &mut |at, mut s: Slot<'_>| {
                 let x = s.get();
                 if x != 0.0 {
                     let at = at as u16;
@@ -87,7 +90,7 @@ impl FlatParts {
             let Ok(start) = u32::try_from(values.len()) else {
                 return None;
             };
-            decoded.push((id, *i, start));
+            decoded.push((id, i, start));
             values.extend(valued.iter().map(|&(_, x)| x));
         }
         // Signature by signature (in the order first met), parts in item order within each.

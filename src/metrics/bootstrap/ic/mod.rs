@@ -10,7 +10,8 @@ use super::Replay;
 use crate::items::Item;
 use crate::metrics::flat::{Slot, Sums};
 use crate::metrics::ic::figures::{IcFigures, ScopeFigures, TypeFigures};
-use crate::metrics::ic::{IcAccumulator, IcOptions, IcPart};
+use crate::metrics::ic::packed::PackedParts;
+use crate::metrics::ic::{IcAccumulator, IcOptions};
 #[cfg(target_arch = "x86_64")]
 use crate::metrics::lanes::Lanes;
 use crate::metrics::lanes::{Weights, LANES};
@@ -59,7 +60,8 @@ const FIGURES: [(&str, Get); 13] = [
 pub struct IcReplay {
     template: IcAccumulator,
     items: u32,
-    parts: Vec<(u32, IcPart)>,
+    /// Each item's part, packed (a few dozen bytes instead of about 150).
+    parts: PackedParts,
     /// The parts as the flat sums they add to, made at the first block of lanes (a run that is
     /// only scored, or resampled one resample at a time, never needs them).
     flat: OnceLock<Option<FlatParts>>,
@@ -71,7 +73,7 @@ impl IcReplay {
         IcReplay {
             template: IcAccumulator::new(opts),
             items: 0,
-            parts: Vec::new(),
+            parts: PackedParts::default(),
             flat: OnceLock::new(),
         }
     }
@@ -81,13 +83,13 @@ impl IcReplay {
     fn accumulators_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
         // One accumulator per lane, each part decoded once for all of them.
         let mut accs: [IcAccumulator; LANES] = std::array::from_fn(|_| self.template.clone());
-        for (i, p) in &self.parts {
-            let Some(w) = weights.get(*i as usize) else {
+        for (i, p) in self.parts.iter() {
+            let Some(w) = weights.get(i as usize) else {
                 continue;
             };
             for (acc, &t) in accs.iter_mut().zip(w) {
                 if t > 0 {
-                    acc.add_times(p, u32::from(t));
+                    acc.add_times(&p, u32::from(t));
                 }
             }
         }
@@ -116,7 +118,7 @@ impl IcReplay {
 impl Replay for IcReplay {
     fn push(&mut self, item: &Item) {
         if let Some(p) = self.template.part(item) {
-            self.parts.push((self.items, p));
+            self.parts.push(self.items, &p);
         }
         self.items += 1;
     }
@@ -128,7 +130,7 @@ impl Replay for IcReplay {
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
         let flat = self
             .flat
-            .get_or_init(|| FlatParts::of(&self.template, &self.parts));
+            .get_or_init(|| FlatParts::of(&self.template, self.parts.iter()));
         if let Some(f) = flat {
             #[cfg(target_arch = "x86_64")]
             let sums = if crate::metrics::lanes::avx512() {
@@ -159,9 +161,9 @@ impl Replay for IcReplay {
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
         let mut acc = self.template.clone();
-        for (i, p) in &self.parts {
-            for _ in 0..weights.get(*i as usize).copied().unwrap_or(0) {
-                acc.add(p);
+        for (i, p) in self.parts.iter() {
+            for _ in 0..weights.get(i as usize).copied().unwrap_or(0) {
+                acc.add(&p);
             }
         }
         let f = acc.finish();
@@ -263,7 +265,7 @@ mod tests {
         ));
         let mut r = IcReplay::new(IcOptions::default());
         items.iter().for_each(|i| r.push(i));
-        let f = FlatParts::of(&r.template, &r.parts).unwrap();
+        let f = FlatParts::of(&r.template, r.parts.iter()).unwrap();
         let weights: Vec<Weights> = (0..items.len())
             .map(|i| std::array::from_fn(|k| ((i * 7 + k * 13) % 5) as u16))
             .collect();
