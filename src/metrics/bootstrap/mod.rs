@@ -58,6 +58,14 @@ impl Default for BootstrapOptions {
 pub trait Replay: fmt::Debug + Send + Sync {
     /// Records one scored item (as the profile admitted and rewrote it), in scoring order.
     fn push(&mut self, item: &Item);
+    /// `push` from a sample that numbered the item's group already (in arrival order, `(none)`
+    /// for an item without one): a replay that groups items takes the number instead of keeping
+    /// a table of names of its own.
+    fn push_in(&mut self, item: &Item, _group: u32) {
+        self.push(item);
+    }
+    /// The sample's group names by number (what `push_in` gave numbers of), before `seal`.
+    fn group_names(&mut self, _names: &[std::sync::Arc<str>]) {}
     /// Called once after the last item, with the point estimate (for structure such as which
     /// subsets a section holds, or figures that came from aggregate files rather than items).
     /// Its type is the profile's business (the report); a replay that needs it downcasts it.
@@ -160,13 +168,14 @@ impl Sample {
         let g = self.group_names.number_of(item.group.as_ref(), NO_GROUP);
         self.group.push(g);
         for r in &mut self.replays {
-            r.push(item);
+            r.push_in(item, g);
         }
     }
 
     /// Ends recording; the point estimate (the report) gives the replays their structure.
     pub fn seal(&mut self, point: &dyn Any) {
         for r in &mut self.replays {
+            r.group_names(self.group_names.names());
             r.seal(point);
         }
     }

@@ -1,30 +1,47 @@
 //! Names (groups, strata) numbered in the order they first arrive, each kept once as shared
-//! text: the sample, its design and its summary replay all key by the item's own `Arc<str>`
-//! instead of a `String` copy each, which, for a file whose groups are item ids, was a large
-//! part of the memory a run holds for resampling.
+//! text: the sample and its design key by the item's own `Arc<str>` instead of a `String` copy
+//! each, and look names up through a table of their numbers (four bytes a name), which, for a
+//! file whose groups are item ids, was a large part of the memory a run holds for resampling.
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// Names and their numbers, in arrival order.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct Names {
-    index: FxHashMap<Arc<str>, u32>,
+    /// Each name's number, found by the name's hash.
+    index: HashTable<u32>,
     names: Vec<Arc<str>>,
+}
+
+fn hash(name: &str) -> u64 {
+    rustc_hash::FxBuildHasher.hash_one(name)
+}
+
+impl PartialEq for Names {
+    fn eq(&self, other: &Self) -> bool {
+        self.names == other.names
+    }
 }
 
 impl Names {
     /// The number of `name`, numbering it next if it is new; `shared` gives its text to keep
     /// (the item's own `Arc` where it has one), called only then.
     pub fn number(&mut self, name: &str, shared: impl FnOnce() -> Arc<str>) -> u32 {
-        if let Some(&n) = self.index.get(name) {
+        let h = hash(name);
+        let names = &self.names;
+        let same = |&n: &u32| names.get(n as usize).is_some_and(|x| **x == *name);
+        if let Some(&n) = self.index.find(h, same) {
             return n;
         }
         let n = self.names.len() as u32;
         let text = shared();
         debug_assert_eq!(&*text, name);
-        self.index.insert(text.clone(), n);
         self.names.push(text);
+        let names = &self.names;
+        self.index
+            .insert_unique(h, n, |&m| hash(names.get(m as usize).map_or("", |s| &**s)));
         n
     }
 
@@ -63,5 +80,20 @@ mod tests {
         assert_eq!(names, ["task_a", "(none)", "b"]);
         // The item's own text is kept, not a copy of it.
         assert!(Arc::ptr_eq(&n.names()[0], &a));
+    }
+
+    /// Many names, some alike but for one byte, each numbered once and found again after the
+    /// table has grown many times.
+    #[test]
+    fn finds_every_name_after_growing() {
+        let mut n = Names::default();
+        for i in 0..10_000u32 {
+            let s = format!("group-{i}");
+            assert_eq!(n.number(&s, || Arc::from(s.as_str())), i);
+        }
+        for i in (0..10_000u32).rev() {
+            assert_eq!(n.number(&format!("group-{i}"), || unreachable!("known")), i);
+        }
+        assert_eq!(n.number("group-", || Arc::from("group-")), 10_000);
     }
 }

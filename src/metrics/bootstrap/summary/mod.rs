@@ -21,6 +21,7 @@ use crate::metrics::groups::NO_GROUP;
 use crate::metrics::lanes::Weights;
 use crate::metrics::outcome::{outcome, Outcome};
 use crate::metrics::ranks::order_key;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 /// The figures, by report path, with how to read each off the finished accumulators.
@@ -77,6 +78,8 @@ mod running;
 #[derive(Debug, Clone)]
 pub struct SummaryReplay {
     records: Vec<Record>,
+    /// The groups' names where items are pushed one by one; empty under a sample, which numbers
+    /// them once for every replay (`push_in`, `group_names`).
     groups: Names,
     /// Group indices in name order (the order `Groups` averages them in).
     group_order: Vec<u32>,
@@ -113,8 +116,12 @@ impl Default for SummaryReplay {
 
 impl Replay for SummaryReplay {
     fn push(&mut self, item: &Item) {
-        let i = self.records.len() as u32;
         let group = self.groups.number_of(item.group.as_ref(), NO_GROUP);
+        self.push_in(item, group);
+    }
+
+    fn push_in(&mut self, item: &Item, group: u32) {
+        let i = self.records.len() as u32;
         let outside = item
             .as_option()
             .and_then(|o| o.probs.as_ref())
@@ -132,13 +139,15 @@ impl Replay for SummaryReplay {
         }
     }
 
+    fn group_names(&mut self, names: &[Arc<str>]) {
+        self.group_order = name_order(names);
+    }
+
     fn seal(&mut self, _point: &dyn std::any::Any) {
-        let mut names: Vec<(&str, u32)> = (self.groups.names().iter())
-            .zip(0u32..)
-            .map(|(n, g)| (&**n, g))
-            .collect();
-        names.sort();
-        self.group_order = names.into_iter().map(|(_, g)| g).collect();
+        // Pushed one by one (`push`), the replay numbered the groups itself.
+        if !self.groups.names().is_empty() {
+            self.group_order = name_order(self.groups.names());
+        }
         let mut place = vec![0u32; self.group_order.len()];
         for (k, &g) in self.group_order.iter().enumerate() {
             if let Some(p) = place.get_mut(g as usize) {
@@ -246,7 +255,7 @@ impl Replay for SummaryReplay {
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
         let mut overall = Accuracy::default();
-        let mut groups = vec![Accuracy::default(); self.groups.len()];
+        let mut groups = vec![Accuracy::default(); self.group_order.len()];
         let mut outside = OutsideMass::default();
         for (r, &times) in self.records.iter().zip(weights) {
             let Some(group) = groups.get_mut(r.group as usize) else {
@@ -305,6 +314,13 @@ impl Replay for SummaryReplay {
             ]);
         }
     }
+}
+
+/// The group numbers in the order of their names.
+fn name_order(names: &[Arc<str>]) -> Vec<u32> {
+    let mut by_name: Vec<(&str, u32)> = names.iter().zip(0u32..).map(|(n, g)| (&**n, g)).collect();
+    by_name.sort_unstable();
+    by_name.into_iter().map(|(_, g)| g).collect()
 }
 
 /// The mean of the values summed left to right, as `Groups::macro_figures` takes it.
