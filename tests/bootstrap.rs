@@ -217,12 +217,12 @@ fn ties_prompt_pairs_are_one_unit() {
     let b = r.intervals.bootstrap.as_ref().unwrap();
     let d = sample.design();
     let ids = sample.ids();
-    let unit = |id: &str| d.unit_of(ids.iter().position(|x| &**x == id).unwrap());
+    let unit = |id: &str| d.unit_of(ids.iter().position(|x| x == id).unwrap());
     let pairs = ids.iter().filter(|id| id.starts_with("ref:")).count();
     assert!(pairs > 0, "the sample has Ties rows");
     for id in ids.iter().filter(|id| id.starts_with("ref:")) {
         let tied = format!("tied:{}", &id[4..]);
-        if ids.iter().any(|x| **x == *tied) {
+        if ids.iter().any(|x| x == tied) {
             assert_eq!(unit(id), unit(&tied), "{id}");
         }
     }

@@ -239,23 +239,19 @@ pub fn compare_with(
 fn only_in(runs: &[Run]) -> Vec<OnlyIn> {
     let mut seen: HashMap<&str, u32> = HashMap::new();
     for r in runs {
-        for id in r.sample.ids() {
+        for id in r.sample.ids().iter() {
             *seen.entry(id).or_default() += 1;
         }
     }
     runs.iter()
         .map(|r| {
-            let alone = r
-                .sample
-                .ids()
-                .iter()
-                .filter(|id| seen.get(&***id) == Some(&1));
+            let alone = r.sample.ids().iter().filter(|id| seen.get(*id) == Some(&1));
             listed(&r.name, alone)
         })
         .collect()
 }
 
-pub(crate) fn listed<'a>(run: &str, ids: impl Iterator<Item = &'a Box<str>>) -> OnlyIn {
+pub(crate) fn listed<'a>(run: &str, ids: impl Iterator<Item = &'a str>) -> OnlyIn {
     let mut count = 0u64;
     let mut shown = Vec::new();
     for id in ids {

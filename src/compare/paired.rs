@@ -33,17 +33,10 @@ pub struct PairDraws {
 impl<'r> Paired<'r> {
     pub fn new(a: &'r Run, b: &'r Run) -> Self {
         let (sa, sb) = (&a.sample, &b.sample);
-        let b_index: HashMap<&str, usize> = sb
-            .ids()
-            .iter()
-            .enumerate()
-            .map(|(j, id)| (&**id, j))
-            .collect();
-        let a_to_b: Vec<Option<usize>> = sa
-            .ids()
-            .iter()
-            .map(|id| b_index.get(&**id).copied())
-            .collect();
+        let b_index: HashMap<&str, usize> =
+            sb.ids().iter().enumerate().map(|(j, id)| (id, j)).collect();
+        let a_to_b: Vec<Option<usize>> =
+            sa.ids().iter().map(|id| b_index.get(id).copied()).collect();
         let mut in_a = vec![false; sb.len()];
         for j in a_to_b.iter().flatten() {
             if let Some(x) = in_a.get_mut(*j) {

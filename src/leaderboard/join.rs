@@ -71,7 +71,7 @@ impl<'r> Joined<'r> {
             let r: &'r Run = r;
             let mut m = HashMap::with_capacity(r.sample.len());
             for (i, id) in r.sample.ids().iter().enumerate() {
-                m.entry(&**id).or_insert(i);
+                m.entry(id).or_insert(i);
             }
             m
         };

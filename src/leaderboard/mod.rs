@@ -197,7 +197,7 @@ pub fn leaderboard_of(
             .zip(&joined.shared)
             .map(|(r, s)| {
                 // In id order, as everything else here: the file's line order must not matter.
-                let mut ids: Vec<&Box<str>> = (r.sample.ids().iter().zip(s))
+                let mut ids: Vec<&str> = (r.sample.ids().iter().zip(s))
                     .filter(|(_, &s)| !s)
                     .map(|(id, _)| id)
                     .collect();

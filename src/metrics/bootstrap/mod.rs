@@ -13,6 +13,7 @@
 
 pub(crate) mod design;
 pub(crate) mod ic;
+mod ids;
 mod intervals;
 pub(crate) mod names;
 mod rng;
@@ -24,6 +25,7 @@ use super::ordered::Ordered;
 use super::outcome::outcome;
 use crate::items::Item;
 pub use design::{ClusterBy, ClusterOf, Design, Resampler, Strata, MIN_STRATUM};
+pub use ids::Ids;
 pub use intervals::{BootstrapIntervals, FigureInterval};
 pub use rng::SplitMix64;
 use serde::{Deserialize, Serialize};
@@ -110,7 +112,7 @@ pub struct Sample {
     /// What the units are, for the report.
     units_are: &'static str,
     design: Design,
-    ids: Vec<Box<str>>,
+    ids: Ids,
     /// Each item's SPEC §3 credit (for McNemar's table).
     credit: Vec<f64>,
     /// Each item's group, as an index into `group_names` (for per-group leaderboards).
@@ -135,7 +137,7 @@ impl Sample {
             user_clustered: 0,
             units_are,
             design: Design::default(),
-            ids: Vec::new(),
+            ids: Ids::default(),
             credit: Vec::new(),
             group: Vec::new(),
             group_names: names::Names::default(),
@@ -163,7 +165,7 @@ impl Sample {
             || strata.shared_key(item),
             own.or(profile.as_deref()),
         );
-        self.ids.push(item.id.as_str().into());
+        self.ids.push(item.id.as_str());
         self.credit.push(outcome(item).credit);
         let g = self.group_names.number_of(item.group.as_ref(), NO_GROUP);
         self.group.push(g);
@@ -189,7 +191,7 @@ impl Sample {
     }
 
     /// The item ids, in scoring order.
-    pub fn ids(&self) -> &[Box<str>] {
+    pub fn ids(&self) -> &Ids {
         &self.ids
     }
 

@@ -55,7 +55,7 @@ impl Columns {
         let mut finite = true;
         for &i in &s.by_group {
             let r: &Record = s.records.get(i as usize)?;
-            let o = &r.outcome;
+            let o = &r.outcome();
             let norm = o.normalized();
             let has_outside = !r.outside.is_nan();
             let outside = if has_outside { r.outside } else { 0.0 };
