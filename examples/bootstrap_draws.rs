@@ -40,7 +40,7 @@ fn main() {
         "file": name,
         "seed": seed,
         "resamples": resamples,
-        "ids": sample.ids(),
+        "ids": sample.ids().iter().collect::<Vec<_>>(),
         "weights": rows,
     });
     println!("{out}");

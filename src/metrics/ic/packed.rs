@@ -152,7 +152,9 @@ mod tests {
             include_str!("../../../www/samples/decision-bench.jsonl"),
             include_str!("../../../www/samples/choice.jsonl"),
         ];
-        let mut kinds = std::collections::BTreeSet::new();
+        // What each part had: slot, modality, tier, calibration, pooled, RPS, TVD.
+        type Kind = (usize, bool, usize, bool, bool, bool, bool);
+        let mut kinds: std::collections::BTreeSet<Kind> = Default::default();
         for text in files {
             let items: Vec<_> = read_block("t.jsonl", text.as_bytes())
                 .events
@@ -197,8 +199,7 @@ mod tests {
             }
         }
         // The samples cover the three types, with and without each optional figure.
-        let seen =
-            |f: fn(&(usize, bool, usize, bool, bool, bool, bool)) -> bool| kinds.iter().any(f);
+        let seen = |f: fn(&Kind) -> bool| kinds.iter().any(f);
         assert!(seen(|k| k.0 == 0) && seen(|k| k.0 == 1) && seen(|k| k.0 == 2));
         assert!(seen(|k| k.1) && seen(|k| !k.3) && seen(|k| k.4) && seen(|k| k.5) && seen(|k| k.6));
         assert!(seen(|k| k.2 != 4));
