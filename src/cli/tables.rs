@@ -1,6 +1,4 @@
-//! Tables printed as aligned text, and the CLI's choice of what a terminal shows (the largest
-//! groups); the report's tables are laid out once in the core (`scorelens::layout`), and CSV and
-//! Markdown are the table model's own writers.
+//! Tables as aligned text, and what a terminal shows of a report (the largest groups).
 
 use scorelens::inert::inert;
 use scorelens::layout::group_row;

@@ -1,5 +1,4 @@
-//! Calibration both ways (conditioning and mixing) and the conditioning reliability bins, for a
-//! run with probabilities.
+//! Calibration both ways and the reliability bins, for a run with probabilities.
 
 use super::{count, row, share, text};
 use crate::metrics::calibration::CalibrationFigures;

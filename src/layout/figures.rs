@@ -1,5 +1,4 @@
-//! The figures every run has: the profile's headline and the report's top-level figures, each
-//! saying what it is.
+//! The figures every run has: the profile's headline and the report's top-level figures.
 
 use super::{row, share, text};
 use crate::profiles::headline::headline as lead;

@@ -1,5 +1,4 @@
-//! The groups of a run, every one of them in natural order of name; a face that shows fewer
-//! (the CLI's aligned text) picks its own with `row`.
+//! The groups table, every group in natural order; a face that shows fewer picks with `row`.
 
 use super::{count, row as cells, share, text};
 use crate::report::{groups, GroupFigures};

@@ -1,5 +1,4 @@
-//! The I/C section of a report as tables: the headline per scope, each type's parts and the
-//! tiers behind them, each figure saying what it is.
+//! The I/C section as tables: the headline per scope, each type's parts and their tiers.
 
 use super::{count, share, text};
 use crate::metrics::ic::figures::{ScopeFigures, Tiers, TypeFigures};

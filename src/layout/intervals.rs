@@ -1,5 +1,4 @@
-//! The report's intervals as tables: the bootstrap's (when asked for), the clustered standard
-//! errors (with a cluster field) and Wilson's.
+//! The report's intervals as tables: the bootstrap's, clustered standard errors and Wilson's.
 
 use super::{count, row, share, text};
 use crate::report::clustered::Clustered;

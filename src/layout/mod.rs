@@ -1,5 +1,4 @@
-//! A run's report laid out as tables, once for every face: the CLI prints them (aligned text,
-//! CSV, Markdown) and the browser's worker writes them for the page's exports.
+//! A run's report laid out as tables once, so that the CLI and the page's exports are the same.
 //!
 //! Each cell is text or a `Figure` that knows how a reader sees it, so that the writers of
 //! `crate::table` round it for the eye (text, Markdown) or keep every digit (CSV). Text from a

@@ -1,5 +1,4 @@
-//! The RewardBench section of a report as tables: sections as the leaderboard shows them, the
-//! subsets behind them, the Ties composite, and where the model fails (worst items, margins).
+//! The RewardBench section as tables: sections, subsets, Ties, worst items and margins.
 
 use super::{count, row, share, text};
 use crate::report::rewardbench::RewardBenchFigures;

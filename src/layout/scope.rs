@@ -1,5 +1,4 @@
-//! The file's counts against the benchmark's frozen ones, when the profile has them: whether
-//! these are the benchmark's figures at all.
+//! The file's counts against the benchmark's frozen ones: whether these are its figures at all.
 
 use super::{count, row, text};
 use crate::table::{Entry, Table};

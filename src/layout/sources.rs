@@ -1,5 +1,4 @@
-//! Where the figures come from: how each file was read (format, version, mapping, counts) and the
-//! figures the tools reported themselves, shown beside ours.
+//! Where the figures come from: how each file was read and the tools' own figures beside ours.
 
 use super::{items, row, text};
 use crate::table::{Entry, Figure, Table};

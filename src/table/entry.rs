@@ -1,5 +1,4 @@
-//! A cell of a report's table (`crate::layout`): text from the report, or a figure that knows its
-//! display precision.
+//! A cell of a report's table: text from the report, or a figure that knows its precision.
 
 use super::csv::field;
 use super::markdown::cell;

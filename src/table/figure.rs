@@ -1,5 +1,4 @@
-//! A report's figure together with how a reader sees it (its decimals, a count, a bin's edges, an
-//! interval), so that aligned text and Markdown round it for the eye while CSV keeps every digit.
+//! A report's figure with its display precision: rounded for a reader, every digit in CSV.
 
 /// A figure and its display precision. A figure that does not apply is `None`: `-` for a reader,
 /// an empty CSV field.
@@ -62,23 +61,26 @@ impl Figure {
 
     /// As a reader reads it: rounded to its precision; `-` when it does not apply.
     pub fn shown(&self) -> String {
-        self.write(Some)
+        self.write(false)
     }
 
     /// With every digit (Rust's shortest text that reads back the same value), for CSV; empty
     /// when it does not apply.
     pub fn exact(&self) -> String {
-        self.write(|_| None)
+        self.write(true)
     }
 
-    /// The one writer behind both: `decimals` maps a figure's precision to the one used, `None`
-    /// meaning every digit.
-    fn write(&self, decimals: impl Fn(usize) -> Option<usize>) -> String {
-        let num = |v: f64, d: usize| match decimals(d) {
-            Some(d) => format!("{v:.d$}"),
-            None => format!("{v}"),
+    /// The one writer behind both, so that a reader's text and the CSV field differ only in
+    /// their digits and in how they say that a figure does not apply.
+    fn write(&self, exact: bool) -> String {
+        let num = |v: f64, d: usize| {
+            if exact {
+                format!("{v}")
+            } else {
+                format!("{v:.d$}")
+            }
         };
-        let none = if decimals(0).is_some() { "-" } else { "" };
+        let none = if exact { "" } else { "-" };
         match *self {
             Figure::Decimals(Some(v), d) => num(v, d),
             Figure::Percent(Some(v), d) => num(100.0 * v, d),
