@@ -165,7 +165,7 @@ fn step(name: &str, base: usize) {
 /// The browser worker's steps on one run (src/bin/worker/main.rs and intervals.rs): the session
 /// with the explorer and the sample, the exports written a piece at a time, the page's copy of the
 /// report, the bootstrap and the report's JSON again with it. Wasm memory only grows, so the
-/// worker's memory is the highest of these peaks. The page's tables (`web::tables`, wasm only)
+/// worker's memory is the highest of these peaks. The page's tables (`scorelens::layout`, written by the worker)
 /// are left out: on 200,000 groups they add some 32 MB while their CSV and Markdown are written.
 fn worker_steps(bytes: &[u8]) {
     let base = LIVE.load(Relaxed);

@@ -18,6 +18,7 @@ pub mod id_set;
 pub mod inert;
 pub(crate) mod item_check;
 pub mod items;
+pub mod layout;
 pub mod leaderboard;
 pub mod math;
 pub mod metrics;

@@ -90,16 +90,16 @@ fn report_text(outcomes: &[Outcome], layout: Layout) -> String {
         match (&o.result, layout) {
             (Ok(r), Layout::Table | Layout::Html) => {
                 out += &format!("== {} ==\n", inert(&o.name));
-                out += &tables::text(r, &tables::tables(r));
+                out += &tables::text(r, &scorelens::layout::tables(r));
                 out.push('\n');
             }
             (Ok(r), Layout::Csv) => {
                 out += &table::csv::title_line(&format!("== {} ==", o.name));
-                out += &table::csv(&tables::tables(r));
+                out += &table::csv(&scorelens::layout::tables(r));
             }
             (Ok(r), Layout::Markdown) => {
                 out += &format!("## {}\n\n", table::markdown::cell(&o.name));
-                out += &table::markdown(&tables::tables(r));
+                out += &table::markdown(&scorelens::layout::tables(r));
             }
             (Err(e), Layout::Csv) => {
                 out += &table::csv::title_line(&format!("== {} ==", o.name));

@@ -20,11 +20,7 @@ macro_rules! say_lines {
 mod compare;
 mod folder;
 mod found;
-mod ic_tables;
-mod interval_tables;
 mod leaderboard;
-mod rewardbench_tables;
-mod source_tables;
 mod tables;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -402,7 +398,7 @@ fn score_run(files: &[found::Place], opts: &Options, json: bool, layout: Layout)
     let text = if json {
         report.to_json() + "\n"
     } else {
-        let t = tables::tables(&report);
+        let t = scorelens::layout::tables(&report);
         match layout {
             Layout::Table => tables::text(&report, &t),
             Layout::Csv => table::csv(&t),

@@ -2,14 +2,14 @@
 //! `# title` line, figures with every digit, and a label from a user's file that a spreadsheet
 //! would run as a formula (CSV injection) opened as text, in a cell or in a title.
 
-use super::{Cell, Table};
+use super::{Cell, Table, Written};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 /// CSV: each table as a `# title` line (`title_line`), its header and rows, then a blank line.
 /// Fields are quoted when they hold a comma, a quote or a line break, as the `csv` crate quotes
 /// them.
-pub fn csv(tables: &[Table]) -> String {
+pub fn csv<C: Written>(tables: &[Table<C>]) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = csv_into(tables, &mut out);
@@ -18,12 +18,12 @@ pub fn csv(tables: &[Table]) -> String {
 
 /// `csv` written to `out` a record at a time, for text too large to hold whole (the browser's
 /// worker writes a report of 200,000 groups straight into a Blob).
-pub fn csv_into(tables: &[Table], out: &mut impl Write) -> fmt::Result {
+pub fn csv_into<C: Written>(tables: &[Table<C>], out: &mut impl Write) -> fmt::Result {
     for t in tables {
         out.write_str(&title_line(&t.title))?;
         record(out, t.columns.iter().map(|c| field(c)).collect())?;
         for r in &t.rows {
-            record(out, r.iter().map(cell).collect())?;
+            record(out, r.iter().map(C::csv).collect())?;
         }
         out.write_char('\n')?;
     }
@@ -50,7 +50,7 @@ fn record(out: &mut impl Write, fields: Vec<String>) -> fmt::Result {
 }
 
 /// A text field: guarded, then quoted when it must be.
-fn field(s: &str) -> String {
+pub(super) fn field(s: &str) -> String {
     let s = guard(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -62,7 +62,7 @@ fn field(s: &str) -> String {
 /// A cell: text as a field; a figure with every digit (the shortest text that reads back the
 /// same, as JavaScript writes it), a whole number (a count) without `.0`, nothing when it does
 /// not apply.
-fn cell(c: &Cell) -> String {
+pub(super) fn cell(c: &Cell) -> String {
     match c {
         Cell::Text(s) => field(s),
         Cell::Num(Some(v)) if v.fract() == 0.0 && v.abs() < 9e15 => format!("{v:.0}"),

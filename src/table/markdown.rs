@@ -2,12 +2,12 @@
 //! a label from a user's file must read as text in any Markdown renderer, and in a terminal that
 //! shows the Markdown as it is.
 
-use super::{Cell, Table};
+use super::{Cell, Table, Written};
 use std::fmt::{self, Write};
 
-/// Markdown: each table under a `###` heading, figures with four decimals, columns of figures
-/// aligned right.
-pub fn markdown(tables: &[Table]) -> String {
+/// Markdown: each table under a `###` heading, figures as a reader reads them (four decimals
+/// unless the cell says otherwise), columns of plain figures aligned right.
+pub fn markdown<C: Written>(tables: &[Table<C>]) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = markdown_into(tables, &mut out);
@@ -15,7 +15,7 @@ pub fn markdown(tables: &[Table]) -> String {
 }
 
 /// `markdown` written to `out` a row at a time, for text too large to hold whole.
-pub fn markdown_into(tables: &[Table], out: &mut impl Write) -> fmt::Result {
+pub fn markdown_into<C: Written>(tables: &[Table<C>], out: &mut impl Write) -> fmt::Result {
     for t in tables {
         write!(out, "### {}\n\n", cell(&t.title))?;
         let head: Vec<String> = t.columns.iter().map(|c| cell(c)).collect();
@@ -24,7 +24,7 @@ pub fn markdown_into(tables: &[Table], out: &mut impl Write) -> fmt::Result {
             .collect();
         write!(out, "| {} |\n|{align}\n", head.join(" | "))?;
         for r in &t.rows {
-            let cells: Vec<String> = r.iter().map(shown).collect();
+            let cells: Vec<String> = r.iter().map(C::markdown).collect();
             writeln!(out, "| {} |", cells.join(" | "))?;
         }
         out.write_char('\n')?;
@@ -34,7 +34,7 @@ pub fn markdown_into(tables: &[Table], out: &mut impl Write) -> fmt::Result {
 
 /// A cell as Markdown: text escaped, a figure with four decimals (a count without), `–` when it
 /// does not apply.
-fn shown(c: &Cell) -> String {
+pub(super) fn shown(c: &Cell) -> String {
     match c {
         Cell::Text(s) => cell(s),
         Cell::Num(None) => "–".to_string(),

@@ -1,21 +1,27 @@
-//! The one table model both faces lay the report out in: a title, column names and rows of
+//! The one table model every face lays its tables out in: a title, column names and rows of
 //! cells; the CLI prints it (aligned text, CSV, Markdown), the page exports it (CSV, Markdown).
 //!
-//! A cell is text, or a figure kept as a number, so that each writer chooses its precision:
-//! CSV keeps every digit, Markdown four decimals.
+//! A cell is text or a figure, so that each writer chooses its precision. A report's cells
+//! (`Entry`, laid out by `crate::layout`) carry how a reader sees each figure: four decimals, a
+//! count, a bin's edges; a comparison's and a leaderboard's (`Cell`) are plain figures written with
+//! four decimals. CSV writes every figure with every digit, so a spreadsheet gets the exact value.
 
 pub mod csv;
+mod entry;
+mod figure;
 pub mod markdown;
 
 pub use self::csv::{csv, csv_into};
+pub use self::entry::Entry;
+pub use self::figure::Figure;
 pub use self::markdown::{markdown, markdown_into};
 
 /// One table: a title, column names and rows of cells.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Table {
+pub struct Table<C = Cell> {
     pub title: String,
     pub columns: Vec<String>,
-    pub rows: Vec<Vec<Cell>>,
+    pub rows: Vec<Vec<C>>,
 }
 
 /// A cell: text as it is shown, or a figure that may not apply.
@@ -25,8 +31,32 @@ pub enum Cell {
     Num(Option<f64>),
 }
 
+/// What the writers ask of a cell. A trait rather than one enum of every kind, so that the page,
+/// which writes only a comparison's `Cell`s, carries none of a report's formats.
+pub trait Written {
+    /// As a reader reads it, in aligned text: text as it is, a figure rounded for the eye.
+    fn shown(&self) -> String;
+    /// As a CSV field: quoted and guarded text, a figure with every digit.
+    fn csv(&self) -> String;
+    /// As a Markdown cell: escaped text, a figure as `shown`.
+    fn markdown(&self) -> String;
+    /// Whether the cell is a figure whose column a Markdown or HTML table aligns right.
+    fn right(&self) -> bool;
+}
+
+impl<C> Table<C> {
+    /// A table of cells already made.
+    pub fn new(title: impl Into<String>, columns: &[&str], rows: Vec<Vec<C>>) -> Table<C> {
+        Table {
+            title: title.into(),
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows,
+        }
+    }
+}
+
 impl Table {
-    /// A table whose cells are already written as text (the CLI formats its own figures).
+    /// A table whose cells are already written as text.
     pub fn text(title: impl Into<String>, columns: Vec<String>, rows: Vec<Vec<String>>) -> Table {
         Table {
             title: title.into(),
@@ -37,15 +67,12 @@ impl Table {
                 .collect(),
         }
     }
+}
 
-    /// Whether every cell of column `i` is a number (and there is a row): such a column is
-    /// aligned right.
+impl<C: Written> Table<C> {
+    /// Whether every cell of column `i` is a figure aligned right (and there is a row).
     pub fn numeric(&self, i: usize) -> bool {
-        !self.rows.is_empty()
-            && self
-                .rows
-                .iter()
-                .all(|r| matches!(r.get(i), Some(Cell::Num(_))))
+        !self.rows.is_empty() && self.rows.iter().all(|r| r.get(i).is_some_and(C::right))
     }
 }
 
@@ -59,6 +86,24 @@ impl Cell {
             Cell::Num(Some(v)) if whole(*v) => format!("{v:.0}"),
             Cell::Num(Some(v)) => format!("{v:.4}"),
         }
+    }
+}
+
+impl Written for Cell {
+    fn shown(&self) -> String {
+        Cell::shown(self)
+    }
+
+    fn csv(&self) -> String {
+        csv::cell(self)
+    }
+
+    fn markdown(&self) -> String {
+        markdown::shown(self)
+    }
+
+    fn right(&self) -> bool {
+        matches!(self, Cell::Num(_))
     }
 }
 

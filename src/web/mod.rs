@@ -56,13 +56,11 @@ pub mod report_view;
 #[cfg(feature = "ui")]
 pub mod rewardbench;
 #[cfg(feature = "ui")]
+mod run_summary;
+#[cfg(feature = "ui")]
 pub mod scope_notice;
 #[cfg(feature = "ui")]
 pub mod state;
-// The run's export tables: written in the worker (feature `web`), not the page.
-#[cfg(feature = "ui")]
-mod run_summary;
-pub mod tables;
 #[cfg(feature = "ui")]
 pub mod toggles;
 #[cfg(feature = "ui")]

@@ -106,7 +106,7 @@ impl Text {
     }
 
     /// The tables as CSV and as Markdown, each written into a Blob a piece at a time.
-    pub fn tables(tables: &[crate::table::Table]) -> (Text, Text) {
+    pub fn tables<C: crate::table::Written>(tables: &[crate::table::Table<C>]) -> (Text, Text) {
         let (mut csv, mut md) = (Text::writer(), Text::writer());
         // A TextWriter never fails a write.
         let _ = crate::table::csv_into(tables, &mut csv);
@@ -216,8 +216,8 @@ pub struct Scored {
     /// The report as one HTML file, the CLI's `--format html` (`crate::html`): written in the
     /// worker, so that the page carries no renderer.
     pub html: Text,
-    /// The report's tables (`web::tables`, every group) as CSV and Markdown, written in the worker
-    /// so that the page carries neither the tables nor, for them, the writers.
+    /// The report's tables (`crate::layout`, the CLI's, every group) as CSV and Markdown, written
+    /// in the worker so that the page carries neither the tables nor, for them, the writers.
     pub csv: Text,
     pub md: Text,
     /// Items kept for the explorer, and those beyond its cap.

@@ -151,10 +151,13 @@ test('export: JSON, CSV, Markdown (file and clipboard), SVG, PNG', async () => {
   assert.match(json.name, /\.report\.json$/);
   assert.deepEqual(JSON.parse(json.bytes.toString('utf8')).metrics, ref.report.metrics);
   const csv = (await download(page, '[data-export=csv]')).bytes.toString('utf8');
-  assert.match(csv, /^# Headline\nfigure,value\nitems,240\n/);
-  assert.ok(csv.includes(`accuracy,${ref.report.metrics.accuracy}\n`), 'CSV keeps full precision');
+  assert.match(csv, /^# Headline \([^)\n]+\)\nfigure,value,report path\n/);
+  assert.ok(csv.includes(`\naccuracy,${ref.report.metrics.accuracy},`), 'CSV keeps full precision');
+  const { conditioning: c, mixing: m } = ref.report;
+  assert.ok(csv.includes(`\nitems,${c.items},${m.items},`), 'a count without a point');
   const md = (await download(page, '[data-export=md]')).bytes.toString('utf8');
-  assert.match(md, /### Groups\n\n\| group \| items \| accuracy \| normalized \| invalid_share \|\n\|---\|---:\|---:\|---:\|---:\|\n/);
+  assert.match(md, /### Groups\n\n\| group \| items \| accuracy \| normalized \| invalid share \|\n\|---\|---\|---\|---\|---\|\n/);
+  assert.ok(md.includes(`| accuracy | ${ref.report.metrics.accuracy.toFixed(4)} |`), 'Markdown keeps four decimals');
   await page.click('[data-export=copy-md]');
   await page.waitForFunction(() => document.querySelector('[data-testid=export] [role=status]').textContent.includes('copied'));
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), md, 'clipboard holds the Markdown');

@@ -1,10 +1,11 @@
 // The exports' contents: the diagram's SVG at the diagram's size and the PNG at twice it, a
 // status that clears, diagram buttons only where there is a diagram, RewardBench and I/C tables
-// in the CSV and Markdown, and no empty Groups or Items box.
+// in the CSV and Markdown (the CLI's tables, figures with every digit in the CSV), and no empty
+// Groups or Items box.
 import { after, before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { assert, cli, open, pick, SAMPLES, settled, setup } from './harness.mjs';
+import { basename, join } from 'node:path';
+import { assert, CLI, cli, execFileSync, open, pick, SAMPLES, settled, setup } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -46,8 +47,11 @@ test('RewardBench: no diagram buttons without a diagram; its tables in the CSV a
   assert.equal(await page.$('.report [data-export=png]'), null, 'no PNG button');
   assert.ok(await page.$('.report [data-export=html]'), 'the HTML report is there');
   const csv = (await download(page, '.report [data-export=csv]')).toString('utf8');
-  assert.ok(csv.includes('# RewardBench\nsection,score,items\n'), 'the sections in the CSV');
-  assert.ok(csv.includes(`overall,${ref.rewardbench.overall},`), 'the overall at full precision');
+  assert.ok(csv.includes('# RewardBench\nsection,score,x100,items,longer wins,missing subsets\n'), 'the sections in the CSV, as the CLI lays them out');
+  assert.ok(csv.includes(`\noverall,${ref.rewardbench.overall},`), 'the overall at full precision');
+  // Run beside the file, so that the CLI names it as the page does (by its name alone).
+  const cliCsv = execFileSync(CLI, ['score', basename(file), '--format', 'csv'], { cwd: SAMPLES, encoding: 'utf8' });
+  assert.equal(csv, cliCsv, 'the CLI\'s CSV, table for table');
   const md = (await download(page, '.report [data-export=md]')).toString('utf8');
   assert.ok(md.includes('### RewardBench'), 'the sections in the Markdown');
   await t.done();
@@ -61,7 +65,9 @@ test('I and C in the exports', async () => {
   await pick(page, [file]);
   assert.ok(await settled(page));
   const csv = (await download(page, '.report [data-export=csv]')).toString('utf8');
-  assert.ok(csv.includes(`# I and C\nfigure,value\ni,${ref.ic.i}\n`), 'I at full precision');
-  assert.ok(csv.includes('# I and C by type\n'), 'each type\'s parts');
+  assert.ok(csv.includes(`# I and C (0-100)\nfigure,all,what it is\nI,${ref.ic.i},`), 'I at full precision');
+  assert.ok(csv.includes('# I/C by type\n'), 'each type\'s parts');
+  const md = (await download(page, '.report [data-export=md]')).toString('utf8');
+  assert.ok(md.includes(`| I | ${ref.ic.i.toFixed(2)} |`), 'I with two decimals in the Markdown');
   await t.done();
 });

@@ -335,7 +335,7 @@ mod worker {
                 let mut json = Text::writer();
                 let _ = report.write_json(&mut json);
                 let html = Text::new(&scorelens::html::report(&report));
-                let (csv, md) = Text::tables(&scorelens::web::tables::report_tables(&report));
+                let (csv, md) = Text::tables(&scorelens::layout::tables(&report));
                 let json = json.finish();
                 // The page holds the largest groups only; the JSON and HTML above have them all,
                 // and the whole report moves (uncopied) into the run kept for resampling.

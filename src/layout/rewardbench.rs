@@ -1,33 +1,26 @@
-//! The RewardBench section of the report as tables: sections as the leaderboard shows them, the
-//! subsets behind them, the Ties composite, and where the model fails (worst items, margins).
+//! The RewardBench section as tables: sections, subsets, Ties, worst items and margins.
 
-use scorelens::report::rewardbench::RewardBenchFigures;
-use scorelens::table::Table;
-use scorelens::Report;
+use super::{count, row, share, text};
+use crate::report::rewardbench::RewardBenchFigures;
+use crate::table::{Entry, Figure, Table};
+use crate::Report;
 
 /// How many of each subset's worst items the table lists (the JSON report keeps more).
 const WORST_SHOWN: usize = 3;
 
-fn unit(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
-}
-
 /// As the leaderboard prints it: a percentage with one decimal.
-fn board(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".to_string(), |v| format!("{:.1}", 100.0 * v))
-}
-
-fn strings(cells: &[&str]) -> Vec<String> {
-    cells.iter().map(|s| s.to_string()).collect()
+fn board(x: Option<f64>) -> Entry {
+    Entry::Figure(Figure::Percent(x, 1))
 }
 
 /// The RewardBench tables, when the report has RewardBench figures.
-pub fn tables(r: &Report) -> Vec<Table> {
+pub fn tables(r: &Report) -> Vec<Table<Entry>> {
     let Some(rb) = &r.rewardbench else {
         return Vec::new();
     };
     let mut out = vec![sections(rb), subsets(rb)];
     if let Some(t) = &rb.ties {
+        // The weights are the composite's definition, written as it writes them.
         let parts = [
             (
                 "tied accuracy",
@@ -61,59 +54,54 @@ pub fn tables(r: &Report) -> Vec<Table> {
             ),
             ("Ties", t.score, "", "the weighted sum, in this order"),
         ];
-        out.push(Table::text(
+        out.push(Table::new(
             format!(
                 "Ties ({} prompt pairs; {} ref, {} tied prompts)",
                 t.pairs, t.ref_prompts, t.tied_prompts
             ),
-            strings(&["part", "value", "weight", "what it is"]),
+            &["part", "value", "weight", "what it is"],
             parts
                 .iter()
-                .map(|(n, v, w, what)| strings(&[n, &unit(*v), w, what]))
+                .map(|(n, v, w, what)| row([text(*n), share(*v), text(*w), text(*what)]))
                 .collect(),
         ));
     }
     if rb.margins.items > 0 {
         out.push(worst(rb));
-        out.push(Table::text(
+        let edge = |v: f64| Entry::Figure(Figure::Decimals(Some(v), 3));
+        out.push(Table::new(
             format!(
                 "Margins ({} items: {} negative, {} exact ties)",
                 rb.margins.items, rb.margins.negative, rb.margins.ties
             ),
-            strings(&["from", "to", "count"]),
+            &["from", "to", "count"],
             rb.margins
                 .histogram
                 .iter()
-                .map(|b| {
-                    vec![
-                        format!("{:.3}", b.lo),
-                        format!("{:.3}", b.hi),
-                        b.count.to_string(),
-                    ]
-                })
+                .map(|b| row([edge(b.lo), edge(b.hi), count(b.count)]))
                 .collect(),
         ));
     }
     out
 }
 
-fn sections(rb: &RewardBenchFigures) -> Table {
+fn sections(rb: &RewardBenchFigures) -> Table<Entry> {
     let title = match rb.version.as_str() {
         "rewardbench2" => "RewardBench 2",
         _ => "RewardBench",
     };
-    let mut rows: Vec<Vec<String>> = rb
+    let mut rows: Vec<Vec<Entry>> = rb
         .section_details
         .iter()
         .map(|s| {
-            vec![
-                s.name.clone(),
-                unit(s.score),
+            row([
+                text(s.name.as_str()),
+                share(s.score),
                 board(s.score),
-                s.items.to_string(),
-                unit(s.length_baseline),
-                s.missing.join(", "),
-            ]
+                count(s.items),
+                share(s.length_baseline),
+                text(s.missing.join(", ")),
+            ])
         })
         .collect();
     // v1's overall is over its four sections; Prior Sets count only in the weighted row.
@@ -123,42 +111,42 @@ fn sections(rb: &RewardBenchFigures) -> Table {
         4
     };
     let items = |n: usize| -> u64 { rb.section_items.0.iter().take(n).map(|(_, n)| n).sum() };
-    rows.push(vec![
-        "overall".to_string(),
-        unit(rb.overall),
+    rows.push(row([
+        text("overall"),
+        share(rb.overall),
         board(rb.overall),
-        items(four).to_string(),
-        unit(rb.length_baseline),
-        String::new(),
-    ]);
+        count(items(four)),
+        share(rb.length_baseline),
+        text(""),
+    ]));
     if rb.overall_with_prior_sets.is_some() {
-        rows.push(vec![
-            "overall with prior sets".to_string(),
-            unit(rb.overall_with_prior_sets),
+        rows.push(row([
+            text("overall with prior sets"),
+            share(rb.overall_with_prior_sets),
             board(rb.overall_with_prior_sets),
-            items(usize::MAX).to_string(),
-            "-".to_string(),
-            "(2C + 2CH + 2S + 2R + P) / 9, the first leaderboard's weighting".to_string(),
-        ]);
+            count(items(usize::MAX)),
+            share(None),
+            text("(2C + 2CH + 2S + 2R + P) / 9, the first leaderboard's weighting"),
+        ]));
     }
-    Table::text(
-        title.to_string(),
-        strings(&[
+    Table::new(
+        title,
+        &[
             "section",
             "score",
             "x100",
             "items",
             "longer wins",
             "missing subsets",
-        ]),
+        ],
         rows,
     )
 }
 
-fn subsets(rb: &RewardBenchFigures) -> Table {
-    Table::text(
-        "Subsets".to_string(),
-        strings(&[
+fn subsets(rb: &RewardBenchFigures) -> Table<Entry> {
+    Table::new(
+        "Subsets",
+        &[
             "subset",
             "section",
             "weight",
@@ -167,40 +155,40 @@ fn subsets(rb: &RewardBenchFigures) -> Table {
             "from",
             "exact ties",
             "longer wins",
-        ]),
+        ],
         rb.subset_details
             .iter()
             .map(|s| {
-                vec![
-                    s.name.clone(),
-                    s.section.clone().unwrap_or_else(|| "(none)".to_string()),
-                    s.weight.map_or_else(|| "-".to_string(), |w| format!("{w}")),
-                    s.items.to_string(),
-                    unit(s.score),
-                    s.source.clone(),
-                    s.ties.to_string(),
-                    unit(s.length_baseline),
-                ]
+                row([
+                    text(s.name.as_str()),
+                    text(s.section.as_deref().unwrap_or("(none)")),
+                    Figure::Exact(s.weight).into(),
+                    count(s.items),
+                    share(s.score),
+                    text(s.source.as_str()),
+                    count(s.ties),
+                    share(s.length_baseline),
+                ])
             })
             .collect(),
     )
 }
 
-fn worst(rb: &RewardBenchFigures) -> Table {
+fn worst(rb: &RewardBenchFigures) -> Table<Entry> {
     let mut rows = Vec::new();
     for s in &rb.subset_details {
         for w in s.worst.iter().take(WORST_SHOWN) {
-            rows.push(vec![
-                s.name.clone(),
-                w.id.clone(),
-                format!("{:.4}", w.margin),
-                w.line.map_or_else(|| "-".to_string(), |l| l.to_string()),
-            ]);
+            rows.push(row([
+                text(s.name.as_str()),
+                text(w.id.as_str()),
+                share(Some(w.margin)),
+                Figure::Count(w.line).into(),
+            ]));
         }
     }
-    Table::text(
+    Table::new(
         format!("Worst items (up to {WORST_SHOWN} per subset; most negative margin first)"),
-        strings(&["subset", "id", "margin", "line"]),
+        &["subset", "id", "margin", "line"],
         rows,
     )
 }

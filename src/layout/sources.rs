@@ -1,16 +1,12 @@
-//! Where the figures come from: how each file was read (format, version, mapping, counts) and the
-//! figures the tools reported themselves, shown beside ours.
+//! Where the figures come from: how each file was read and the tools' own figures beside ours.
 
-use scorelens::table::Table;
-use scorelens::Report;
-
-fn strings(cells: &[&str]) -> Vec<String> {
-    cells.iter().map(|s| s.to_string()).collect()
-}
+use super::{items, row, text};
+use crate::table::{Entry, Figure, Table};
+use crate::Report;
 
 /// The "Files" table when any file says how it was read, and the "Reported by the tools" table
 /// when a tool's own figures were found.
-pub fn tables(r: &Report) -> Vec<Table> {
+pub fn tables(r: &Report) -> Vec<Table<Entry>> {
     let mut out = Vec::new();
     let read_how = r
         .files
@@ -21,19 +17,24 @@ pub fn tables(r: &Report) -> Vec<Table> {
         for f in &r.files {
             let counts = format!(
                 "{}, {} skipped, {} not applicable",
-                super::tables::items(f.items),
+                items(f.items),
                 f.skipped,
                 f.not_applicable
             );
             let version = f.version.as_deref().unwrap_or("-");
-            rows.push(strings(&[&f.name, &f.format, version, &counts]));
+            rows.push(row([
+                text(f.name.as_str()),
+                text(f.format.as_str()),
+                text(version),
+                text(counts),
+            ]));
             for m in &f.mapping {
-                rows.push(strings(&["", "", "", m]));
+                rows.push(row([text(""), text(""), text(""), text(m.as_str())]));
             }
         }
-        out.push(Table::text(
-            "Files".to_string(),
-            strings(&["file", "format", "version", "read as"]),
+        out.push(Table::new(
+            "Files",
+            &["file", "format", "version", "read as"],
             rows,
         ));
     }
@@ -47,18 +48,18 @@ pub fn tables(r: &Report) -> Vec<Table> {
                 } else {
                     &x.scope
                 };
-                strings(&[
-                    &x.source,
-                    &x.name,
-                    scope,
-                    &format!("{:.4}", x.value),
-                    &x.note,
+                row([
+                    text(x.source.as_str()),
+                    text(x.name.as_str()),
+                    text(scope),
+                    Figure::Decimals(Some(x.value), 4).into(),
+                    text(x.note.as_str()),
                 ])
             })
             .collect();
-        out.push(Table::text(
-            "Reported by the tools (beside ours)".to_string(),
-            strings(&["source", "figure", "scope", "value", "note"]),
+        out.push(Table::new(
+            "Reported by the tools (beside ours)",
+            &["source", "figure", "scope", "value", "note"],
             rows,
         ));
     }
