@@ -3,34 +3,32 @@
 
 use super::NONE;
 use crate::metrics::groups::NO_GROUP;
-use rustc_hash::FxHashMap;
+use crate::metrics::names::Names;
 use std::sync::Arc;
 
-/// Strings stored once each.
+/// Strings stored once each (`Names`: shared text, numbers in a hash table).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct Interner {
-    names: Vec<String>,
-    index: FxHashMap<String, u32>,
+    names: Names,
 }
 
 impl Interner {
     pub(super) fn get(&mut self, s: &str) -> u32 {
-        if let Some(&i) = self.index.get(s) {
-            return i;
-        }
-        let i = self.names.len() as u32;
-        self.names.push(s.to_string());
-        self.index.insert(s.to_string(), i);
-        i
+        self.names.number(s, || Arc::from(s))
+    }
+
+    /// `get`, keeping the item's own shared text when it is new.
+    pub(super) fn get_shared(&mut self, s: &Arc<str>) -> u32 {
+        self.names.number(s, || Arc::clone(s))
     }
 
     /// The index of `s`, if it was stored.
     pub(super) fn find(&self, s: &str) -> Option<u32> {
-        self.index.get(s).copied()
+        self.names.find(s)
     }
 
     pub(super) fn name(&self, i: u32) -> &str {
-        self.names.get(i as usize).map_or("", String::as_str)
+        self.names.names().get(i as usize).map_or("", |s| &**s)
     }
 }
 
@@ -93,11 +91,11 @@ impl Recent {
         match self.groups.get_mut(home) {
             Some(Some((known, g))) if Arc::ptr_eq(known, name) => *g,
             Some(slot) => {
-                let g = strings.get(name);
+                let g = strings.get_shared(name);
                 *slot = Some((Arc::clone(name), g));
                 g
             }
-            None => strings.get(name),
+            None => strings.get_shared(name),
         }
     }
 

@@ -17,6 +17,7 @@ pub mod intervals;
 pub mod lanes;
 pub mod mcnemar;
 pub mod multi;
+pub(crate) mod names;
 pub mod ordered;
 pub mod outcome;
 pub mod paired_z;

@@ -4,9 +4,9 @@
 //! Strata and units are numbered in the order items arrive and drawn with `SplitMix64` in integer
 //! arithmetic, so the same seed gives the same resamples natively and in wasm32.
 
-use super::names::Names;
 use super::rng::SplitMix64;
 use crate::items::{Item, Split};
+use crate::metrics::names::Names;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::sync::Arc;

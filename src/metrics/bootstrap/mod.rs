@@ -15,7 +15,6 @@ pub(crate) mod design;
 pub(crate) mod ic;
 mod ids;
 mod intervals;
-pub(crate) mod names;
 mod rng;
 pub(crate) mod summary;
 
@@ -118,7 +117,7 @@ pub struct Sample {
     /// Each item's group, as an index into `group_names` (for per-group leaderboards).
     group: Vec<u32>,
     /// Group names in the order they first arrive; `(none)` for items without a group.
-    group_names: names::Names,
+    group_names: crate::metrics::names::Names,
     replays: Vec<Box<dyn Replay>>,
 }
 
@@ -140,7 +139,7 @@ impl Sample {
             ids: Ids::default(),
             credit: Vec::new(),
             group: Vec::new(),
-            group_names: names::Names::default(),
+            group_names: crate::metrics::names::Names::default(),
             replays,
         }
     }

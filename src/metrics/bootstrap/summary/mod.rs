@@ -10,7 +10,6 @@
 //! is one weighted walk (`ece_weighted`, HELM's binning over the resampled multiset) instead of a
 //! sort per resample.
 
-use super::names::Names;
 use super::Replay;
 use crate::items::{Item, Mode};
 use crate::metrics::accuracy::Accuracy;
@@ -19,6 +18,7 @@ use crate::metrics::ece::equal_mass::ece_weighted_columns;
 use crate::metrics::ece::{bin_of, EqualWidth, BINS as WIDTH_BINS};
 use crate::metrics::groups::NO_GROUP;
 use crate::metrics::lanes::Weights;
+use crate::metrics::names::Names;
 use crate::metrics::outcome::{outcome, Outcome};
 use crate::metrics::ranks::order_key;
 use std::sync::Arc;

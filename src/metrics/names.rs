@@ -1,7 +1,8 @@
-//! Names (groups, strata) numbered in the order they first arrive, each kept once as shared
-//! text: the sample and its design key by the item's own `Arc<str>` instead of a `String` copy
-//! each, and look names up through a table of their numbers (four bytes a name), which, for a
-//! file whose groups are item ids, was a large part of the memory a run holds for resampling.
+//! Names (groups, strata, labels) numbered in the order they first arrive, each kept once as
+//! shared text: the bootstrap's sample and design and the explorer key by the item's own
+//! `Arc<str>` instead of a `String` copy each, and look names up through a table of their
+//! numbers (four bytes a name), which, for a file whose groups are item ids, was a large part of
+//! the memory a run holds.
 
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
@@ -29,12 +30,10 @@ impl Names {
     /// The number of `name`, numbering it next if it is new; `shared` gives its text to keep
     /// (the item's own `Arc` where it has one), called only then.
     pub fn number(&mut self, name: &str, shared: impl FnOnce() -> Arc<str>) -> u32 {
-        let h = hash(name);
-        let names = &self.names;
-        let same = |&n: &u32| names.get(n as usize).is_some_and(|x| **x == *name);
-        if let Some(&n) = self.index.find(h, same) {
+        if let Some(n) = self.find(name) {
             return n;
         }
+        let h = hash(name);
         let n = self.names.len() as u32;
         let text = shared();
         debug_assert_eq!(&*text, name);
@@ -51,6 +50,13 @@ impl Names {
             Some(n) => self.number(n, || n.clone()),
             None => self.number(default, || Arc::from(default)),
         }
+    }
+
+    /// The number of `name`, if it has one.
+    pub fn find(&self, name: &str) -> Option<u32> {
+        let names = &self.names;
+        let same = |&n: &u32| names.get(n as usize).is_some_and(|x| **x == *name);
+        self.index.find(hash(name), same).copied()
     }
 
     /// The names, by number.
@@ -75,6 +81,8 @@ mod tests {
         assert_eq!(n.number_of(None, "(none)"), 1);
         assert_eq!(n.number("task_a", || unreachable!("known")), 0);
         assert_eq!(n.number("b", || Arc::from("b")), 2);
+        assert_eq!(n.find("b"), Some(2));
+        assert_eq!(n.find("c"), None);
         assert_eq!(n.len(), 3);
         let names: Vec<&str> = n.names().iter().map(|s| &**s).collect();
         assert_eq!(names, ["task_a", "(none)", "b"]);
