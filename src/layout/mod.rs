@@ -25,20 +25,28 @@ use crate::Report;
 /// figure, calibration both ways with its reliability bins (for runs with probabilities), the
 /// groups, how sure each figure is, then how the files were read and the tools' own figures.
 pub fn tables(r: &Report) -> Vec<Table<Entry>> {
-    let mut all = vec![figures::headline(r)];
-    all.extend(scope::table(r));
-    all.extend(rewardbench::tables(r));
-    all.extend(ic::tables(r));
-    all.extend(multi::table(r));
-    all.push(figures::table(r));
+    let mut all = Vec::new();
+    each_table(r, |t| all.push(t));
+    all
+}
+
+/// `tables`, handed to `take` one at a time in the same order, so that a writer need not hold
+/// them all: the groups and their Wilson intervals are 200,000 rows each on a file whose groups
+/// are item ids.
+pub fn each_table(r: &Report, mut take: impl FnMut(Table<Entry>)) {
+    take(figures::headline(r));
+    scope::table(r).into_iter().for_each(&mut take);
+    rewardbench::tables(r).into_iter().for_each(&mut take);
+    ic::tables(r).into_iter().for_each(&mut take);
+    multi::table(r).into_iter().for_each(&mut take);
+    take(figures::table(r));
     // Reward-model and graded runs have no probabilities: no empty calibration tables for them.
     if r.conditioning.items > 0 {
-        all.extend(calibration::tables(r));
+        calibration::tables(r).into_iter().for_each(&mut take);
     }
-    all.push(groups::table(r));
-    all.extend(intervals::tables(r));
-    all.extend(sources::tables(r));
-    all
+    take(groups::table(r));
+    intervals::tables(r).into_iter().for_each(&mut take);
+    sources::tables(r).into_iter().for_each(&mut take);
 }
 
 /// A row of text and figures.

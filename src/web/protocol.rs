@@ -107,10 +107,21 @@ impl Text {
 
     /// The tables as CSV and as Markdown, each written into a Blob a piece at a time.
     pub fn tables<C: crate::table::Written>(tables: &[crate::table::Table<C>]) -> (Text, Text) {
+        Text::tables_each(|take| tables.iter().for_each(take))
+    }
+
+    /// `tables` for tables made one at a time (`layout::each_table`): each is written to both
+    /// Blobs and let go before the next is made.
+    pub fn tables_each<T: std::borrow::Borrow<crate::table::Table<C>>, C: crate::table::Written>(
+        make: impl FnOnce(&mut dyn FnMut(T)),
+    ) -> (Text, Text) {
         let (mut csv, mut md) = (Text::writer(), Text::writer());
-        // A TextWriter never fails a write.
-        let _ = crate::table::csv_into(tables, &mut csv);
-        let _ = crate::table::markdown_into(tables, &mut md);
+        make(&mut |t: T| {
+            let one = std::slice::from_ref(t.borrow());
+            // A TextWriter never fails a write.
+            let _ = crate::table::csv_into(one, &mut csv);
+            let _ = crate::table::markdown_into(one, &mut md);
+        });
         (csv.finish(), md.finish())
     }
 

@@ -169,11 +169,15 @@ async fn bootstrap(run: u32, generation: u32, turn: &Turn, opts: BootstrapOption
         // it was (comparisons read it): a copy of 200,000 groups' report would be some 33 MB.
         let report = &mut r.report;
         let before = report.intervals.bootstrap.replace(bootstrap.clone());
+        // The kept run let its groups' Wilson intervals go (`keep`): the export has them all.
+        let all = scorelens::report::intervals::wilson_intervals(report);
+        let kept = std::mem::replace(&mut report.intervals.wilson, all);
         let html = Text::new(&scorelens::html::report(report));
         // Into a Blob a piece at a time: the JSON of 200,000 groups is 52 MB.
         let mut json = Text::writer();
         let _ = report.write_json(&mut json);
         report.intervals.bootstrap = before;
+        report.intervals.wilson = kept;
         Some((bootstrap, json.finish(), html))
     })
     .await

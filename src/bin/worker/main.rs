@@ -102,6 +102,23 @@ mod worker {
         },
     }
 
+    /// A run kept for resampling and comparing, without its groups' Wilson intervals: only the
+    /// export with the bootstrap's intervals reads them, and makes them again
+    /// (`report::intervals::wilson_intervals`), where the 200,000 groups of a file grouped by item id
+    /// held some 14 MB per run meanwhile.
+    fn keep(
+        name: String,
+        mut report: Report,
+        sample: Option<scorelens::metrics::bootstrap::Sample>,
+    ) -> Kept {
+        report
+            .intervals
+            .wilson
+            .0
+            .retain(|(path, _)| !path.starts_with("groups."));
+        Kept::Here(Box::new(scorelens::Run::new(name, report, sample)))
+    }
+
     pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
         js_sys::global().unchecked_into()
     }
@@ -279,7 +296,7 @@ mod worker {
                 });
             }
         };
-        let kept = Kept::Here(Box::new(scorelens::Run::new(name, report, sample)));
+        let kept = keep(name, report, sample);
         SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
         crate::intervals::start(run, generation);
     }
@@ -335,7 +352,8 @@ mod worker {
                 let mut json = Text::writer();
                 let _ = report.write_json(&mut json);
                 let html = Text::new(&scorelens::html::report(&report));
-                let (csv, md) = Text::tables(&scorelens::layout::tables(&report));
+                let (csv, md) =
+                    Text::tables_each(|take| scorelens::layout::each_table(&report, take));
                 let json = json.finish();
                 // The page holds the largest groups only; the JSON and HTML above have them all,
                 // and the whole report moves (uncopied) into the run kept for resampling.
@@ -355,11 +373,7 @@ mod worker {
                         report_kept = Some(report);
                         None
                     }
-                    None => Some(Kept::Here(Box::new(scorelens::Run::new(
-                        name,
-                        report,
-                        finished.sample,
-                    )))),
+                    None => Some(keep(name, report, finished.sample)),
                 };
                 if let Some(kept) = kept {
                     SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
