@@ -12,7 +12,7 @@ use crate::compare::Run;
 use crate::metrics::bootstrap::design::pool_small;
 use crate::metrics::bootstrap::{BootstrapOptions, LaneBuf, Resampler};
 use crate::metrics::lanes::{Lanes, Weights, LANES};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::ops::Range;
 
 /// Subset boards made when the caller names no limit: the largest subsets, the rest noted.
@@ -67,9 +67,9 @@ impl<'r> Joined<'r> {
         runs.sort_by(|a, b| a.name.cmp(&b.name));
         let first = runs.first().copied();
         // Each run's ids; a repeated id joins once, at its first place in that run.
-        let map = |r: &&'r Run| -> HashMap<&'r str, usize> {
+        let map = |r: &&'r Run| -> FxHashMap<&'r str, usize> {
             let r: &'r Run = r;
-            let mut m = HashMap::with_capacity(r.sample.len());
+            let mut m = FxHashMap::with_capacity_and_hasher(r.sample.len(), Default::default());
             for (i, id) in r.sample.ids().iter().enumerate() {
                 m.entry(id).or_insert(i);
             }
@@ -77,12 +77,12 @@ impl<'r> Joined<'r> {
         };
         // Each run's map on every core natively (dozens of runs of thousands of ids).
         #[cfg(not(target_arch = "wasm32"))]
-        let maps: Vec<HashMap<&str, usize>> = {
+        let maps: Vec<FxHashMap<&str, usize>> = {
             use rayon::prelude::*;
             runs.par_iter().map(map).collect()
         };
         #[cfg(target_arch = "wasm32")]
-        let maps: Vec<HashMap<&str, usize>> = runs.iter().map(map).collect();
+        let maps: Vec<FxHashMap<&str, usize>> = runs.iter().map(map).collect();
         let mut ids: Vec<&str> = match maps.first() {
             Some(m) => m
                 .keys()
@@ -180,6 +180,27 @@ impl<'r> Joined<'r> {
         self.wanted = Some(wanted);
         self.only = Some(figure.to_string());
         Some(self)
+    }
+
+    /// Every run's layout of its records for the blocks of lanes, made before the draws (on every
+    /// core natively): each run's is made once, where threads drawing their first blocks at once
+    /// would wait on each other's.
+    pub fn prepare_lanes(&self) {
+        let prepare = |(r, run): (usize, &&Run)| {
+            let wanted = self
+                .wanted
+                .as_ref()
+                .and_then(|w| w.get(r))
+                .map(Vec::as_slice);
+            run.sample.prepare_lanes(wanted);
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            use rayon::prelude::*;
+            self.runs.par_iter().enumerate().for_each(prepare);
+        }
+        #[cfg(target_arch = "wasm32")]
+        self.runs.iter().enumerate().for_each(prepare);
     }
 
     /// Every board's name: the headline figures, then `subsets.NAME.accuracy`.
@@ -425,7 +446,7 @@ impl<'r> Joined<'r> {
 fn design(first: &Run, index0: &[usize]) -> (Vec<u32>, Vec<Vec<u32>>) {
     let d = first.sample.design();
     let names = d.stratum_names();
-    let mut renumber: HashMap<u32, u32> = HashMap::new();
+    let mut renumber: FxHashMap<u32, u32> = FxHashMap::default();
     let mut unit_of = Vec::with_capacity(index0.len());
     let mut stratum_of_unit: Vec<u32> = Vec::new();
     for &i in index0 {
@@ -438,7 +459,7 @@ fn design(first: &Run, index0: &[usize]) -> (Vec<u32>, Vec<Vec<u32>>) {
         unit_of.push(u);
     }
     let mut by_name: Vec<(&str, Vec<u32>)> = Vec::new();
-    let mut place: HashMap<u32, usize> = HashMap::new();
+    let mut place: FxHashMap<u32, usize> = FxHashMap::default();
     for (u, &s) in stratum_of_unit.iter().enumerate() {
         let k = *place.entry(s).or_insert_with(|| {
             by_name.push((names.get(s as usize).copied().unwrap_or(""), Vec::new()));
@@ -458,7 +479,7 @@ fn design(first: &Run, index0: &[usize]) -> (Vec<u32>, Vec<Vec<u32>>) {
 fn subsets(first: &Run, index0: &[usize], max: usize) -> (Vec<u32>, Vec<String>, usize) {
     let names = first.sample.group_names();
     let groups = first.sample.groups();
-    let mut sizes: HashMap<u32, u64> = HashMap::new();
+    let mut sizes: FxHashMap<u32, u64> = FxHashMap::default();
     for &i in index0 {
         if let Some(&g) = groups.get(i) {
             *sizes.entry(g).or_default() += 1;

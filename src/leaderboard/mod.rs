@@ -168,6 +168,7 @@ pub fn leaderboard_of(
     draw: impl Fn(&Joined, &BootstrapOptions) -> Vec<Replicates>,
 ) -> Leaderboard {
     let runs: Vec<&Run> = joined.runs.clone();
+    joined.prepare_lanes();
     let parts = draw(&joined, opts);
     let mut values = Vec::new();
     for p in parts {

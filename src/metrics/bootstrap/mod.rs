@@ -87,6 +87,9 @@ pub trait Replay: fmt::Debug + Send + Sync {
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
         lanes::each_lane(weights, out, |w, out| self.figures(w, out));
     }
+    /// Makes now what the first block of lanes would make (a layout of the records for them), so
+    /// that a caller with many runs can make every run's on all cores before drawing.
+    fn prepare_lanes(&self) {}
     /// `figures_lanes` where only the figures `wanted` marks (by index into `names`; all when
     /// `None`) must be right: a replay may leave the others `None` to save their passes.
     fn figures_lanes_of(
@@ -255,6 +258,19 @@ impl Sample {
         buf: &mut LaneBuf,
     ) {
         self.figures_lanes_of(weights, None, out, buf);
+    }
+
+    /// `Replay::prepare_lanes` of the replays that hold a figure `wanted` marks (all when
+    /// `None`), as `figures_lanes_of` would need them.
+    pub fn prepare_lanes(&self, wanted: Option<&[bool]>) {
+        let mut start = 0;
+        for r in &self.replays {
+            let n = r.names().len();
+            if wanted.is_none_or(|w| w.iter().skip(start).take(n).any(|&x| x)) {
+                r.prepare_lanes();
+            }
+            start += n;
+        }
     }
 
     /// `figures_lanes`, computing only the replays that hold a figure `wanted` marks (by index

@@ -127,6 +127,11 @@ impl Replay for IcReplay {
         FIGURES.iter().map(|(n, _)| n.to_string()).collect()
     }
 
+    fn prepare_lanes(&self) {
+        self.flat
+            .get_or_init(|| FlatParts::of(&self.template, self.parts.iter()));
+    }
+
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
         let flat = self
             .flat

@@ -250,6 +250,10 @@ impl Replay for SummaryReplay {
         self.figures_lanes_of(weights, None, out);
     }
 
+    fn prepare_lanes(&self) {
+        self.columns.get_or_init(|| columns::Columns::of(self));
+    }
+
     fn figures_lanes_of(
         &self,
         weights: &[Weights],
