@@ -224,6 +224,13 @@ impl Explorer {
     }
 
     /// Records kept.
+    /// Lets go of the room the records grew beyond the items (the run is over): the browser's
+    /// worker, whose memory only grows, keeps an explorer for every run it holds.
+    pub fn shrink_to_fit(&mut self) {
+        self.ids.shrink_to_fit();
+        self.records.shrink_to_fit();
+    }
+
     pub fn len(&self) -> usize {
         self.records.len()
     }

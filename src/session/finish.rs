@@ -76,9 +76,13 @@ impl State {
                 report.intervals.bootstrap = Some(sample.intervals(opts, parts));
             }
         }
+        let mut explorer = s.explorer;
+        if let Some(e) = explorer.as_mut() {
+            e.shrink_to_fit();
+        }
         Ok(Finished {
             report,
-            explorer: s.explorer,
+            explorer,
             sample,
             sample_dropped: s.sample_dropped,
             clustered_items: s.clustered_items,

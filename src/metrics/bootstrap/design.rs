@@ -178,6 +178,12 @@ impl Design {
         self.unit_of.push(unit);
     }
 
+    /// Lets go of the room grown beyond the items and units.
+    pub fn shrink_to_fit(&mut self) {
+        self.unit_of.shrink_to_fit();
+        self.unit_stratum.shrink_to_fit();
+    }
+
     pub fn items(&self) -> usize {
         self.unit_of.len()
     }

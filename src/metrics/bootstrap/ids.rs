@@ -16,6 +16,12 @@ impl Ids {
         self.ends.push(self.text.len());
     }
 
+    /// Lets go of the room grown beyond the ids.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+    }
+
     pub fn len(&self) -> usize {
         self.ends.len()
     }

@@ -182,6 +182,13 @@ impl Sample {
             r.group_names(self.group_names.names());
             r.seal(point);
         }
+        // Kept as long as the run is: the room the vectors grew beyond their items goes back
+        // now (up to half of each), where the browser's worker, whose memory only grows, would
+        // otherwise keep it for every run it holds.
+        self.ids.shrink_to_fit();
+        self.credit.shrink_to_fit();
+        self.group.shrink_to_fit();
+        self.design.shrink_to_fit();
     }
 
     pub fn len(&self) -> usize {

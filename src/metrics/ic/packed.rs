@@ -79,6 +79,12 @@ impl PackedParts {
         }
     }
 
+    /// Lets go of the room grown beyond the parts.
+    pub fn shrink_to_fit(&mut self) {
+        self.heads.shrink_to_fit();
+        self.values.shrink_to_fit();
+    }
+
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.heads.len()

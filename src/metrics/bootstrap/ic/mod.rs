@@ -127,6 +127,10 @@ impl Replay for IcReplay {
         FIGURES.iter().map(|(n, _)| n.to_string()).collect()
     }
 
+    fn seal(&mut self, _point: &dyn std::any::Any) {
+        self.parts.shrink_to_fit();
+    }
+
     fn prepare_lanes(&self) {
         self.flat
             .get_or_init(|| FlatParts::of(&self.template, self.parts.iter()));

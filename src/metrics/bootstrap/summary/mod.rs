@@ -167,6 +167,7 @@ impl Replay for SummaryReplay {
     }
 
     fn seal(&mut self, _point: &dyn std::any::Any) {
+        self.records.shrink_to_fit();
         // Pushed one by one (`push`), the replay numbered the groups itself.
         if !self.groups.names().is_empty() {
             self.group_order = name_order(self.groups.names());
