@@ -43,7 +43,10 @@ echo "== browser app: page weight"
 # 358 -> 363 KB: the folded drop zone with "Start over", the report's new order with plain-words notes, the tab list's keys and the stacked tables' labels (the CSS does the rest).
 # 363 -> 363.1 KB: the view toggles as a context of their own (`Toggles`), so that the widget
 # provides them alone instead of building the app's whole store (96 bytes gzip, measured).
-node scripts/page_weight.mjs target/site --budget-kb 363.1
+# 363.1 -> 363.2 KB: no page code was added; the page's wasm came out 16 bytes longer (899,009
+# against 898,993) and 68 bytes more as gzip when the core it shares with the worker changed
+# (the report's tables laid out once, the bootstrap's compact records), 21 bytes over 363.1.
+node scripts/page_weight.mjs target/site --budget-kb 363.2
 echo "== browser app: end-to-end tests (headless Chromium)"
 export SCORELENS_SITE="$PWD/target/site"
 SCORELENS_BIN="$PWD/target/debug/scorelens" node --test --test-concurrency=1 tests/e2e/
