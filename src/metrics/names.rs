@@ -30,10 +30,10 @@ impl Names {
     /// The number of `name`, numbering it next if it is new; `shared` gives its text to keep
     /// (the item's own `Arc` where it has one), called only then.
     pub fn number(&mut self, name: &str, shared: impl FnOnce() -> Arc<str>) -> u32 {
-        if let Some(n) = self.find(name) {
+        let h = hash(name);
+        if let Some(n) = self.find_hashed(h, name) {
             return n;
         }
-        let h = hash(name);
         let n = self.names.len() as u32;
         let text = shared();
         debug_assert_eq!(&*text, name);
@@ -54,9 +54,14 @@ impl Names {
 
     /// The number of `name`, if it has one.
     pub fn find(&self, name: &str) -> Option<u32> {
+        self.find_hashed(hash(name), name)
+    }
+
+    /// `find` with the name's hash already taken (`number` needs it again to insert).
+    fn find_hashed(&self, h: u64, name: &str) -> Option<u32> {
         let names = &self.names;
         let same = |&n: &u32| names.get(n as usize).is_some_and(|x| **x == *name);
-        self.index.find(hash(name), same).copied()
+        self.index.find(h, same).copied()
     }
 
     /// The names, by number.

@@ -102,6 +102,12 @@ pub trait Replay: fmt::Debug + Send + Sync {
     }
 }
 
+/// Whether a replay whose figures are `n` from `start` (indices into the sample's `names`)
+/// holds one that `wanted` marks (every figure is wanted when `None`).
+fn needed(wanted: Option<&[bool]>, start: usize, n: usize) -> bool {
+    wanted.is_none_or(|w| w.iter().skip(start).take(n).any(|&x| x))
+}
+
 /// A run's compact per-item records, ready to resample.
 #[derive(Debug)]
 pub struct Sample {
@@ -273,7 +279,7 @@ impl Sample {
         let mut start = 0;
         for r in &self.replays {
             let n = r.names().len();
-            if wanted.is_none_or(|w| w.iter().skip(start).take(n).any(|&x| x)) {
+            if needed(wanted, start, n) {
                 r.prepare_lanes();
             }
             start += n;
@@ -296,8 +302,7 @@ impl Sample {
         for (r, part) in self.replays.iter().zip(&mut buf.parts) {
             part.clear();
             let n = r.names().len();
-            let needed = wanted.is_none_or(|w| w.iter().skip(start).take(n).any(|&x| x));
-            if needed {
+            if needed(wanted, start, n) {
                 let own = wanted.and_then(|w| w.get(start..start + n));
                 r.figures_lanes_of(weights, own, part);
             } else {
