@@ -102,6 +102,7 @@ pub fn run(
         };
     }
     let mut l = leaderboard_of(joined, &boot, |joined, b| {
+        joined.prepare_lanes();
         // Each core draws a contiguous range of resamples, handed back in resample order.
         let parts: Vec<Vec<Replicates>> = scorelens::session::spread(b.resamples, |r| {
             let mut parts = Vec::new();

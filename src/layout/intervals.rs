@@ -1,9 +1,9 @@
 //! The report's intervals as tables: the bootstrap's, clustered standard errors and Wilson's.
 
-use super::{count, row, share, text};
+use super::{count, in_pieces, row, share, text};
 use crate::report::clustered::Clustered;
 use crate::report::planning;
-use crate::table::{Entry, Figure, Table};
+use crate::table::{Entry, Figure, Piece, Table};
 use crate::Report;
 
 fn value(x: f64) -> Entry {
@@ -20,8 +20,25 @@ fn effect(x: f64) -> Entry {
 }
 
 /// "Bootstrap intervals" when the report has them, the clustered tables, then "Wilson
-/// intervals".
-pub fn tables(r: &Report) -> Vec<Table<Entry>> {
+/// intervals" (one per group, so in pieces).
+pub fn pieces(r: &Report, take: &mut impl FnMut(Piece<Entry>)) {
+    for t in tables(r) {
+        take(Piece::Start(t));
+    }
+    if !r.intervals.wilson.0.is_empty() {
+        let title = format!(
+            "Wilson intervals ({:.0}%) of the accuracies",
+            r.intervals.level * 100.0
+        );
+        let row = |(name, i): &(String, crate::report::intervals::Interval)| {
+            row([text(name.as_str()), span(i.lo, i.hi)])
+        };
+        in_pieces(title, &["accuracy", "interval"], &r.intervals.wilson.0, row, take);
+    }
+}
+
+/// "Bootstrap intervals" when the report has them, and the clustered tables.
+fn tables(r: &Report) -> Vec<Table<Entry>> {
     let mut out = Vec::new();
     if let Some(b) = &r.intervals.bootstrap {
         out.push(Table::new(
@@ -58,21 +75,6 @@ pub fn tables(r: &Report) -> Vec<Table<Entry>> {
     }
     if let Some(c) = &r.intervals.clustered {
         out.extend(clustered(c));
-    }
-    if !r.intervals.wilson.0.is_empty() {
-        out.push(Table::new(
-            format!(
-                "Wilson intervals ({:.0}%) of the accuracies",
-                r.intervals.level * 100.0
-            ),
-            &["accuracy", "interval"],
-            r.intervals
-                .wilson
-                .0
-                .iter()
-                .map(|(name, i)| row([text(name.as_str()), span(i.lo, i.hi)]))
-                .collect(),
-        ));
     }
     out
 }

@@ -148,7 +148,10 @@ pub struct PairDiff {
 
 /// The leaderboard, drawing every resample here.
 pub fn leaderboard(runs: &[Run], opts: &BootstrapOptions) -> Leaderboard {
-    leaderboard_with(runs, opts, |j, o| vec![j.draws(o, 0..o.resamples)])
+    leaderboard_with(runs, opts, |j, o| {
+        j.prepare_lanes();
+        vec![j.draws(o, 0..o.resamples)]
+    })
 }
 
 /// `leaderboard`, with the caller drawing the resamples: `draw` returns the replicates of every
@@ -168,7 +171,8 @@ pub fn leaderboard_of(
     draw: impl Fn(&Joined, &BootstrapOptions) -> Vec<Replicates>,
 ) -> Leaderboard {
     let runs: Vec<&Run> = joined.runs.clone();
-    joined.prepare_lanes();
+    // The draws make the runs' lanes as they need them (`Joined::prepare_lanes` makes them on
+    // every core first); a caller that drew them already on another join made them there.
     let parts = draw(&joined, opts);
     let mut values = Vec::new();
     for p in parts {

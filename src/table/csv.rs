@@ -20,12 +20,23 @@ pub fn csv<C: Written>(tables: &[Table<C>]) -> String {
 /// worker writes a report of 200,000 groups straight into a Blob).
 pub fn csv_into<C: Written>(tables: &[Table<C>], out: &mut impl Write) -> fmt::Result {
     for t in tables {
-        out.write_str(&title_line(&t.title))?;
-        record(out, t.columns.iter().map(|c| field(c)).collect())?;
-        for r in &t.rows {
-            record(out, r.iter().map(C::csv).collect())?;
-        }
+        head_into(t, out)?;
         out.write_char('\n')?;
+    }
+    Ok(())
+}
+
+/// A table's title line, header and rows; the blank line after it is the caller's.
+pub(super) fn head_into<C: Written>(t: &Table<C>, out: &mut impl Write) -> fmt::Result {
+    out.write_str(&title_line(&t.title))?;
+    record(out, t.columns.iter().map(|c| field(c)).collect())?;
+    rows_into(&t.rows, out)
+}
+
+/// Rows of a table, a record each.
+pub(super) fn rows_into<C: Written>(rows: &[Vec<C>], out: &mut impl Write) -> fmt::Result {
+    for r in rows {
+        record(out, r.iter().map(C::csv).collect())?;
     }
     Ok(())
 }

@@ -17,17 +17,29 @@ pub fn markdown<C: Written>(tables: &[Table<C>]) -> String {
 /// `markdown` written to `out` a row at a time, for text too large to hold whole.
 pub fn markdown_into<C: Written>(tables: &[Table<C>], out: &mut impl Write) -> fmt::Result {
     for t in tables {
-        write!(out, "### {}\n\n", cell(&t.title))?;
-        let head: Vec<String> = t.columns.iter().map(|c| cell(c)).collect();
-        let align: String = (0..t.columns.len())
-            .map(|i| if t.numeric(i) { "---:|" } else { "---|" })
-            .collect();
-        write!(out, "| {} |\n|{align}\n", head.join(" | "))?;
-        for r in &t.rows {
-            let cells: Vec<String> = r.iter().map(C::markdown).collect();
-            writeln!(out, "| {} |", cells.join(" | "))?;
-        }
+        head_into(t, out)?;
         out.write_char('\n')?;
+    }
+    Ok(())
+}
+
+/// A table's heading, header and rows; the blank line after it is the caller's. Columns are
+/// aligned by the rows given here.
+pub(super) fn head_into<C: Written>(t: &Table<C>, out: &mut impl Write) -> fmt::Result {
+    write!(out, "### {}\n\n", cell(&t.title))?;
+    let head: Vec<String> = t.columns.iter().map(|c| cell(c)).collect();
+    let align: String = (0..t.columns.len())
+        .map(|i| if t.numeric(i) { "---:|" } else { "---|" })
+        .collect();
+    write!(out, "| {} |\n|{align}\n", head.join(" | "))?;
+    rows_into(&t.rows, out)
+}
+
+/// Rows of a table, a line each.
+pub(super) fn rows_into<C: Written>(rows: &[Vec<C>], out: &mut impl Write) -> fmt::Result {
+    for r in rows {
+        let cells: Vec<String> = r.iter().map(C::markdown).collect();
+        writeln!(out, "| {} |", cells.join(" | "))?;
     }
     Ok(())
 }

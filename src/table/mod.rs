@@ -10,11 +10,13 @@ pub mod csv;
 mod entry;
 mod figure;
 pub mod markdown;
+pub mod pieces;
 
 pub use self::csv::{csv, csv_into};
 pub use self::entry::Entry;
 pub use self::figure::Figure;
 pub use self::markdown::{markdown, markdown_into};
+pub use self::pieces::{Piece, PieceWriter};
 
 /// One table: a title, column names and rows of cells.
 #[derive(Debug, Clone, PartialEq)]

@@ -107,22 +107,27 @@ impl Text {
 
     /// The tables as CSV and as Markdown, each written into a Blob a piece at a time.
     pub fn tables<C: crate::table::Written>(tables: &[crate::table::Table<C>]) -> (Text, Text) {
-        Text::tables_each(|take| tables.iter().for_each(take))
+        let (mut csv, mut md) = (Text::writer(), Text::writer());
+        // A TextWriter never fails a write.
+        let _ = crate::table::csv_into(tables, &mut csv);
+        let _ = crate::table::markdown_into(tables, &mut md);
+        (csv.finish(), md.finish())
     }
 
-    /// `tables` for tables made one at a time (`layout::each_table`): each is written to both
-    /// Blobs and let go before the next is made.
-    pub fn tables_each<T: std::borrow::Borrow<crate::table::Table<C>>, C: crate::table::Written>(
-        make: impl FnOnce(&mut dyn FnMut(T)),
+    /// `tables` for tables made a piece at a time (`layout::each_piece`): each piece is written
+    /// to both Blobs and let go before the next is made.
+    pub fn pieces<C: crate::table::Written>(
+        make: impl FnOnce(&mut dyn FnMut(crate::table::Piece<C>)),
     ) -> (Text, Text) {
-        let (mut csv, mut md) = (Text::writer(), Text::writer());
-        make(&mut |t: T| {
-            let one = std::slice::from_ref(t.borrow());
-            // A TextWriter never fails a write.
-            let _ = crate::table::csv_into(one, &mut csv);
-            let _ = crate::table::markdown_into(one, &mut md);
+        let mut w = crate::table::PieceWriter::new(Text::writer(), Text::writer());
+        // A TextWriter never fails a write.
+        make(&mut |p| {
+            let _ = w.piece(&p);
         });
-        (csv.finish(), md.finish())
+        match w.finish() {
+            Ok((csv, md)) => (csv.finish(), md.finish()),
+            Err(_) => (Text::new(""), Text::new("")),
+        }
     }
 
     pub fn blob(&self) -> Option<&web_sys::Blob> {

@@ -70,6 +70,11 @@ async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOption
         .map(|(r, n)| std::mem::replace(&mut r.name, n))
         .collect();
     if let Some(parts) = draw_all(seq, &runs, &opts).await {
+        // The runs' layouts for the draws go before the boards are made: four runs of 200,000
+        // items hold some 55 MB of them, and wasm memory never shrinks.
+        for r in &mut runs {
+            r.sample.release_lanes();
+        }
         let parts = RefCell::new(Some(parts));
         let l = leaderboard_with(&runs, &opts, |_, _| {
             parts.borrow_mut().take().unwrap_or_default()

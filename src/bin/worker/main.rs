@@ -353,7 +353,7 @@ mod worker {
                 let _ = report.write_json(&mut json);
                 let html = Text::new(&scorelens::html::report(&report));
                 let (csv, md) =
-                    Text::tables_each(|take| scorelens::layout::each_table(&report, take));
+                    Text::pieces(|take| scorelens::layout::each_piece(&report, take));
                 let json = json.finish();
                 // The page holds the largest groups only; the JSON and HTML above have them all,
                 // and the whole report moves (uncopied) into the run kept for resampling.

@@ -136,6 +136,10 @@ impl Replay for IcReplay {
             .get_or_init(|| FlatParts::of(&self.template, self.parts.iter()));
     }
 
+    fn release_lanes(&mut self) {
+        self.flat.take();
+    }
+
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
         let flat = self
             .flat

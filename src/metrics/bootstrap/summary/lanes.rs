@@ -38,6 +38,11 @@ thread_local! {
         const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
+/// Lets go of this thread's scratch (the gathered weights alone are 32 bytes an item).
+pub(super) fn release_scratch() {
+    SCRATCH.take();
+}
+
 /// What the pass over the groups gives: the run's items, credit, items with a normalized
 /// value and their sum, the run-wide sums, and the macro figures' (sum of group means, groups)
 /// per lane.

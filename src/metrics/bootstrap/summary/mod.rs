@@ -255,6 +255,11 @@ impl Replay for SummaryReplay {
         self.columns.get_or_init(|| columns::Columns::of(self));
     }
 
+    fn release_lanes(&mut self) {
+        self.columns.take();
+        lanes::release_scratch();
+    }
+
     fn figures_lanes_of(
         &self,
         weights: &[Weights],
