@@ -237,3 +237,52 @@ fn the_json_is_pinned_for_the_wasm32_check() {
     }
     assert!(json == NATIVE_JSON, "the leaderboard JSON changed: check it, then rewrite the fixture with SCORELENS_WRITE_FIXTURE=1");
 }
+
+/// The browser's worker draws big runs in turns, letting each turn's lane layouts go before the
+/// next (`Joined::turns`, `draws_into`, `release_lanes`): the same values, bit for bit, as one
+/// draw over every run, and so the same leaderboard.
+#[test]
+fn runs_drawn_in_turns_give_the_one_draws_values() {
+    use scorelens::leaderboard::{leaderboard_with, Joined, Replicates};
+    let doc = reference();
+    let (runs, opts) = (runs(&doc), options(&doc));
+    let joined = Joined::new(&runs);
+    let budget = runs.first().unwrap().sample.len() * 3;
+    let turns = joined.turns(budget);
+    assert!(turns.len() >= 4, "{turns:?}");
+    // One after another over every run, each within the budget or a run alone.
+    assert_eq!(turns.first().unwrap().start, 0);
+    assert_eq!(turns.last().unwrap().end, runs.len());
+    assert!(
+        turns.windows(2).all(|w| w[0].end == w[1].start),
+        "{turns:?}"
+    );
+    let mut by_name: Vec<&scorelens::Run> = runs.iter().collect();
+    by_name.sort_by(|a, b| a.name.cmp(&b.name));
+    for t in &turns {
+        let items: usize = by_name[t.clone()].iter().map(|r| r.sample.len()).sum();
+        assert!(items <= budget || t.len() == 1, "{t:?}: {items} items");
+    }
+    let ranges = [0..100u32, 100..opts.resamples];
+    let mut parts: Vec<Replicates> = vec![Replicates::default(); ranges.len()];
+    for of in &turns {
+        for (r, into) in ranges.iter().zip(&mut parts) {
+            joined.draws_into(&opts, r.clone(), of.clone(), into);
+        }
+        joined.release_lanes(of.clone());
+    }
+    let whole: Vec<Replicates> = ranges
+        .iter()
+        .map(|r| joined.draws(&opts, r.clone()))
+        .collect();
+    // As text: NaN (undefined in a resample) is not equal to itself.
+    assert!(
+        format!("{parts:?}") == format!("{whole:?}"),
+        "the turns' values differ"
+    );
+    let parts = std::cell::RefCell::new(Some(parts));
+    let l = leaderboard_with(&runs, &opts, |_, _| parts.borrow_mut().take().unwrap());
+    assert_eq!(l.to_json() + "\n", NATIVE_JSON);
+    // A budget below one run still draws every run, one a turn.
+    assert_eq!(joined.turns(1).len(), runs.len());
+}

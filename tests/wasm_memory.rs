@@ -1,7 +1,8 @@
 //! The browser worker's memory on four runs of 200,000 groups, measured in wasm32 itself (in Node,
 //! by wasm-bindgen-test-runner): the same files as tests/e2e_slow/leaderboard_big.test.mjs, made
 //! here in 8 MiB chunks, taken along the worker's path (each run scored, its exports written and
-//! kept as the worker keeps it; then the leaderboard; then each run's intervals). Each step prints
+//! kept as the worker keeps it, its group rows packed; then the leaderboard, a run's draws at a
+//! time; then a run's intervals). Each step prints
 //! the live bytes (a counting allocator around the wasm allocator) and the wasm memory's size,
 //! which only grows: its last value is the worker's wasm memory in the page test, minutes sooner.
 //! A measurement, not a check (the page test holds the budget), so it is not run by `make test`:
@@ -9,8 +10,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use scorelens::explore::DEFAULT_CAP;
-use scorelens::metrics::lanes::LANES;
 use scorelens::leaderboard::Joined;
+use scorelens::metrics::lanes::LANES;
+use scorelens::report::packed_groups::PackedGroups;
 use scorelens::{BootstrapOptions, Options, Run, Session};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -90,6 +92,7 @@ fn four_runs_of_200000_groups_along_the_workers_path() {
     step("start");
     let mut runs = Vec::new();
     let mut explorers = Vec::new();
+    let mut groups = Vec::new();
     for r in 0..RUNS {
         let opts = Options {
             items: Some(DEFAULT_CAP),
@@ -132,6 +135,9 @@ fn four_runs_of_200000_groups_along_the_workers_path() {
             .wilson
             .0
             .retain(|(path, _)| !path.starts_with("groups."));
+        let packed = PackedGroups::pack(&report.groups).expect("names fit");
+        report.groups = Vec::new();
+        groups.push(packed);
         runs.push(Run::new(format!("big-model-{}", r + 1), report, f.sample));
         explorers.push(f.explorer);
         step(&format!("run {} scored and kept", r + 1));
@@ -139,22 +145,25 @@ fn four_runs_of_200000_groups_along_the_workers_path() {
     let boot = BootstrapOptions::default();
     let slice = LANES as u32 * 8;
     // As the worker: the draws on a join of their own (src/bin/worker/leaderboard.rs, `draw_all`),
-    // then the leaderboard of the runs with those draws.
+    // a run at a time, each run's lanes let go after its turn; then the leaderboard of the runs
+    // with those draws.
     let joined = Joined::new(&runs);
     step("the runs joined");
-    joined.prepare_lanes();
-    step("their lanes laid out");
-    let parts: Vec<_> = (0..boot.resamples)
+    let ranges: Vec<_> = (0..boot.resamples)
         .step_by(slice as usize)
-        .map(|at| joined.draws(&boot, at..(at + slice).min(boot.resamples)))
+        .map(|at| at..(at + slice).min(boot.resamples))
         .collect();
-    step("the resamples drawn");
+    let mut parts = vec![scorelens::leaderboard::Replicates::default(); ranges.len()];
+    for (t, of) in joined.turns(300_000).into_iter().enumerate() {
+        for (r, into) in ranges.iter().zip(&mut parts) {
+            joined.draws_into(&boot, r.clone(), of.clone(), into);
+        }
+        step(&format!("  turn {} drawn", t + 1));
+        joined.release_lanes(of);
+    }
+    step("the resamples drawn, every turn's lanes let go");
     drop(joined);
     step("that join dropped");
-    for r in &mut runs {
-        r.sample.release_lanes();
-    }
-    step("the runs' lanes let go");
     let parts = std::cell::RefCell::new(Some(parts));
     let l = scorelens::leaderboard::leaderboard_with(&runs, &boot, |_, _| {
         parts.borrow_mut().take().unwrap_or_default()
@@ -173,14 +182,16 @@ fn four_runs_of_200000_groups_along_the_workers_path() {
             .collect();
         let b = r.sample.intervals(&boot, parts);
         r.report.intervals.bootstrap = Some(b);
+        r.report.groups = groups[i].unpack();
         let all = scorelens::report::intervals::wilson_intervals(&r.report);
         let kept = std::mem::replace(&mut r.report.intervals.wilson, all);
         drop(scorelens::html::report(&r.report));
         r.report.write_json(std::io::sink()).expect("json");
         r.report.intervals.wilson = kept;
+        r.report.groups = Vec::new();
         step(&format!("run {}'s intervals and exports", i + 1));
     }
-    drop((l, runs, explorers));
+    drop((l, runs, explorers, groups));
     step("all dropped");
 }
 

@@ -33,7 +33,13 @@ pub fn pieces(r: &Report, take: &mut impl FnMut(Piece<Entry>)) {
         let row = |(name, i): &(String, crate::report::intervals::Interval)| {
             row([text(name.as_str()), span(i.lo, i.hi)])
         };
-        in_pieces(title, &["accuracy", "interval"], &r.intervals.wilson.0, row, take);
+        in_pieces(
+            title,
+            &["accuracy", "interval"],
+            &r.intervals.wilson.0,
+            row,
+            take,
+        );
     }
 }
 

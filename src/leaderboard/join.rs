@@ -245,18 +245,15 @@ impl<'r> Joined<'r> {
 
     /// Every run's figures and subset accuracies with shared unit u counted `counts[u]` times,
     /// appended to `out` column by column.
-    fn evaluate(&self, counts: &[u32], buf: &mut Buffers, out: &mut Vec<f64>) {
+    fn evaluate(&self, counts: &[u32], of: Range<usize>, buf: &mut Buffers, cols: &mut [f64]) {
         let n = self.runs.len();
-        let start = out.len();
-        out.resize(start + self.columns() * n, f64::NAN);
         buf.shared_w.clear();
         buf.shared_w.extend(
             self.unit_of
                 .iter()
                 .map(|&u| counts.get(u as usize).copied().unwrap_or(0)),
         );
-        let cols = &mut out[start..];
-        for (r, run) in self.runs.iter().enumerate() {
+        for (r, run) in self.runs.iter().enumerate().take(of.end).skip(of.start) {
             let idx = self.index.get(r).map(Vec::as_slice).unwrap_or_default();
             buf.weights.clear();
             buf.weights.resize(run.sample.len(), 0);
@@ -302,23 +299,53 @@ impl<'r> Joined<'r> {
 
     /// The point estimates: every shared item once.
     pub(super) fn point(&self) -> Vec<f64> {
-        let mut out = Vec::new();
-        self.evaluate(&vec![1; self.units()], &mut Buffers::default(), &mut out);
+        let mut out = vec![f64::NAN; self.columns() * self.runs.len()];
+        let all = 0..self.runs.len();
+        self.evaluate(
+            &vec![1; self.units()],
+            all,
+            &mut Buffers::default(),
+            &mut out,
+        );
         out
     }
 
     /// Every run's values in paired resamples `range` (of `opts.resamples`), drawn `LANES` at a
     /// time: one pass over a run's records serves the whole block (`Sample::figures_lanes`).
     pub fn draws(&self, opts: &BootstrapOptions, range: Range<u32>) -> Replicates {
-        let mut values = Vec::new();
+        let mut r = Replicates::default();
+        self.draws_into(opts, range, 0..self.runs.len(), &mut r);
+        r
+    }
+
+    /// `draws` of runs `of` alone (indices in the runs' order by name), written into `into`:
+    /// empty, or the replicates of the same `range` that other runs' draws filled. Each
+    /// resample's draw is the same whichever runs it weighs, so runs drawn apart give `draws`'
+    /// values; a caller can then hold one run's lanes at a time (`release_lanes`).
+    pub fn draws_into(
+        &self,
+        opts: &BootstrapOptions,
+        range: Range<u32>,
+        of: Range<usize>,
+        into: &mut Replicates,
+    ) {
         if self.common() == 0 {
-            return Replicates { values };
+            return;
+        }
+        let per = self.columns() * self.runs.len();
+        let size = range.len() * per;
+        if into.values.len() != size {
+            into.values = vec![f64::NAN; size];
         }
         let mut draws = Resampler::new(self.strata.clone(), self.units(), opts.seed);
         let mut buf = Buffers::default();
         let mut b = range.start;
         while b < range.end {
             let used = (range.end - b).min(LANES as u32) as usize;
+            let at = (b - range.start) as usize * per;
+            let Some(block) = into.values.get_mut(at..at + used * per) else {
+                return;
+            };
             buf.shared.clear();
             buf.shared.resize(self.unit_of.len(), [0; LANES]);
             let mut fits = true;
@@ -333,27 +360,49 @@ impl<'r> Joined<'r> {
                 }
             }
             if fits {
-                self.evaluate_lanes(used, &mut buf, &mut values);
+                self.evaluate_lanes(used, of.clone(), &mut buf, block);
             } else {
                 // A unit drawn more than 65,535 times in one resample (a stratum of that many
                 // units): those resamples are evaluated one by one, with whole counts.
-                for k in 0..used {
+                for (k, cols) in block.chunks_mut(per).enumerate() {
                     let counts = draws.draw(b + k as u32).to_vec();
-                    self.evaluate(&counts, &mut buf, &mut values);
+                    self.evaluate(&counts, of.clone(), &mut buf, cols);
                 }
             }
             b += used as u32;
         }
-        Replicates { values }
+    }
+
+    /// Lets go of runs `of`'s layouts for the blocks of lanes (`Sample::release_lanes`).
+    pub fn release_lanes(&self, of: Range<usize>) {
+        for run in self.runs.iter().take(of.end).skip(of.start) {
+            run.sample.release_lanes();
+        }
+    }
+
+    /// The runs (indices in their order by name) in turns of at most `items` items, at least
+    /// one run a turn, for `draws_into`.
+    pub fn turns(&self, items: usize) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        let (mut from, mut sum) = (0usize, 0usize);
+        for (r, run) in self.runs.iter().enumerate() {
+            let n = run.sample.len();
+            if r > from && sum + n > items {
+                out.push(from..r);
+                (from, sum) = (r, 0);
+            }
+            sum += n;
+        }
+        if from < self.runs.len() {
+            out.push(from..self.runs.len());
+        }
+        out
     }
 
     /// `evaluate` for the first `used` lanes of the block in `buf.shared`, resample by resample.
-    fn evaluate_lanes(&self, used: usize, buf: &mut Buffers, out: &mut Vec<f64>) {
+    fn evaluate_lanes(&self, used: usize, of: Range<usize>, buf: &mut Buffers, block: &mut [f64]) {
         let n = self.runs.len();
         let cols = self.columns();
-        let start = out.len();
-        out.resize(start + used * cols * n, f64::NAN);
-        let block = &mut out[start..];
         let subsets = self.subset_lanes.get_or_init(|| {
             let credits: Vec<Vec<f64>> = (0..n).map(|r| self.credits(r)).collect();
             SubsetLanes::new(&self.subset_of, self.subsets.len(), &credits)
@@ -364,7 +413,7 @@ impl<'r> Joined<'r> {
         } else {
             subsets.block(&buf.shared, &mut buf.by_subset)
         };
-        for (r, run) in self.runs.iter().enumerate() {
+        for (r, run) in self.runs.iter().enumerate().take(of.end).skip(of.start) {
             let idx = self.index.get(r).map(Vec::as_slice).unwrap_or_default();
             buf.lanes.clear();
             buf.lanes.resize(run.sample.len(), [0; LANES]);

@@ -92,3 +92,42 @@ pub fn column(weights: &[Weights], k: usize, out: &mut Vec<u32>) {
             .map(|w| u32::from(w.get(k).copied().unwrap_or(0))),
     );
 }
+
+/// A replay's layout for the blocks of lanes: made by the first block that needs it, shared by
+/// the threads drawing blocks, and let go through a shared reference once the caller has drawn
+/// what it needs from this run (`Sample::release_lanes`): the browser's worker draws big runs
+/// one after another, so that only one run's layout is held at a time.
+#[derive(Debug, Default)]
+pub struct Made<T>(std::sync::RwLock<Option<std::sync::Arc<T>>>);
+
+impl<T> Made<T> {
+    /// The layout, made by `make` if it is not held.
+    pub fn get_or_make(&self, make: impl FnOnce() -> T) -> std::sync::Arc<T> {
+        let held = self.0.read().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(t) = held {
+            return t;
+        }
+        let mut slot = self.0.write().unwrap_or_else(|e| e.into_inner());
+        slot.get_or_insert_with(|| std::sync::Arc::new(make()))
+            .clone()
+    }
+
+    /// The layout if it is held.
+    pub fn held(&self) -> Option<std::sync::Arc<T>> {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Lets the layout go (it is freed when the last block using it ends).
+    pub fn release(&self) {
+        self.0.write().unwrap_or_else(|e| e.into_inner()).take();
+    }
+}
+
+impl<T> Clone for Made<T> {
+    /// A copy holds the same layout, as a clone of a `OnceLock` would.
+    fn clone(&self) -> Self {
+        Made(std::sync::RwLock::new(
+            self.0.read().unwrap_or_else(|e| e.into_inner()).clone(),
+        ))
+    }
+}

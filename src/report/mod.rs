@@ -13,6 +13,7 @@ pub mod calibration_rows;
 pub mod clustered;
 pub mod groups;
 pub mod intervals;
+pub mod packed_groups;
 pub mod planning;
 pub mod rewardbench;
 

@@ -68,7 +68,12 @@ mod tests {
 
     fn rows(from: usize, to: usize) -> Vec<Vec<Cell>> {
         (from..to)
-            .map(|i| vec![Cell::Text(format!("g,{i}")), Cell::Num(Some(i as f64 / 3.0))])
+            .map(|i| {
+                vec![
+                    Cell::Text(format!("g,{i}")),
+                    Cell::Num(Some(i as f64 / 3.0)),
+                ]
+            })
             .collect()
     }
 

@@ -10,7 +10,7 @@
 //! `sample.draws` over consecutive ranges joined by `sample.intervals` equals `Sample::bootstrap`,
 //! so the JSON it posts is `scorelens score --json --bootstrap 2000 --seed 2024`'s.
 
-use crate::worker::{current, post, scope, Kept, SAMPLES};
+use crate::worker::{current, post, scope, Kept, GROUPS, SAMPLES};
 use scorelens::web::protocol::{FromWorker, Text};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
@@ -169,7 +169,13 @@ async fn bootstrap(run: u32, generation: u32, turn: &Turn, opts: BootstrapOption
         // it was (comparisons read it): a copy of 200,000 groups' report would be some 33 MB.
         let report = &mut r.report;
         let before = report.intervals.bootstrap.replace(bootstrap.clone());
-        // The kept run let its groups' Wilson intervals go (`keep`): the export has them all.
+        // The kept run packed its group rows and let their Wilson intervals go (`keep`): the
+        // export has them all.
+        let packed = GROUPS.with_borrow(|g| g.get(&run).map(|p| p.unpack()));
+        let packed = packed.is_some_and(|rows| {
+            report.groups = rows;
+            true
+        });
         let all = scorelens::report::intervals::wilson_intervals(report);
         let kept = std::mem::replace(&mut report.intervals.wilson, all);
         let html = Text::new(&scorelens::html::report(report));
@@ -178,6 +184,9 @@ async fn bootstrap(run: u32, generation: u32, turn: &Turn, opts: BootstrapOption
         let _ = report.write_json(&mut json);
         report.intervals.bootstrap = before;
         report.intervals.wilson = kept;
+        if packed {
+            report.groups = Vec::new();
+        }
         Some((bootstrap, json.finish(), html))
     })
     .await

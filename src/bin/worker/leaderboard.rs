@@ -70,11 +70,6 @@ async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOption
         .map(|(r, n)| std::mem::replace(&mut r.name, n))
         .collect();
     if let Some(parts) = draw_all(seq, &runs, &opts).await {
-        // The runs' layouts for the draws go before the boards are made: four runs of 200,000
-        // items hold some 55 MB of them, and wasm memory never shrinks.
-        for r in &mut runs {
-            r.sample.release_lanes();
-        }
         let parts = RefCell::new(Some(parts));
         let l = leaderboard_with(&runs, &opts, |_, _| {
             parts.borrow_mut().take().unwrap_or_default()
@@ -100,37 +95,56 @@ async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOption
 }
 
 /// Every paired resample, in order, drawn in slices of about `SLICE_MS`; `None` when a newer
-/// leaderboard was asked for.
+/// leaderboard was asked for. Runs are drawn in turns of at most `ITEMS_AT_ONCE` items (at least
+/// one run a turn), each turn's lane layouts let go before the next: four runs of 200,000 items
+/// held some 55 MB of them at once, and wasm memory never shrinks. Each resample's draw is the
+/// same in every turn, so the values are those of one turn over every run.
 async fn draw_all(seq: u32, runs: &[Run], opts: &BootstrapOptions) -> Option<Vec<Replicates>> {
     let joined = Joined::new(runs);
-    let mut parts = Vec::new();
-    // Slices are whole blocks of `LANES` resamples: the draws take a block at a time, and a slice
-    // of one resample would pay for eight.
-    let (mut at, mut step) = (0u32, LANES as u32);
-    while at < opts.resamples {
-        let end = at.saturating_add(step).min(opts.resamples);
-        let started = js_sys::Date::now();
-        parts.push(joined.draws(opts, at..end));
-        let took = js_sys::Date::now() - started;
-        at = end;
-        // Grow the slice while it is quick, shrink it when it is slow.
-        if took < SLICE_MS / 2.0 {
-            step = step.saturating_mul(2);
-        } else if took > SLICE_MS * 2.0 {
-            step = (step / 2).max(LANES as u32) / LANES as u32 * LANES as u32;
+    let turns = joined.turns(ITEMS_AT_ONCE);
+    let total = opts.resamples.saturating_mul(turns.len() as u32);
+    let mut parts: Vec<(std::ops::Range<u32>, Replicates)> = Vec::new();
+    let mut done = 0u32;
+    for (t, of) in turns.iter().enumerate() {
+        // The first turn chooses the slices; the others draw the same ones.
+        let (mut at, mut step, mut k) = (0u32, LANES as u32, 0usize);
+        while at < opts.resamples {
+            let started = js_sys::Date::now();
+            let range = match parts.get(k) {
+                Some((r, _)) if t > 0 => r.clone(),
+                _ => at..at.saturating_add(step).min(opts.resamples),
+            };
+            if t == 0 {
+                parts.push((range.clone(), Replicates::default()));
+            }
+            if let Some((_, into)) = parts.get_mut(k) {
+                joined.draws_into(opts, range.clone(), of.clone(), into);
+            }
+            let took = js_sys::Date::now() - started;
+            done = done.saturating_add(range.end - range.start);
+            at = range.end;
+            k += 1;
+            // Grow the slice while it is quick, shrink it when it is slow.
+            if took < SLICE_MS / 2.0 {
+                step = step.saturating_mul(2);
+            } else if took > SLICE_MS * 2.0 {
+                step = (step / 2).max(LANES as u32) / LANES as u32 * LANES as u32;
+            }
+            post(&FromWorker::RankProgress { seq, done, total });
+            loans::tick().await;
+            if !live(seq) {
+                joined.release_lanes(of.clone());
+                return None;
+            }
         }
-        post(&FromWorker::RankProgress {
-            seq,
-            done: at,
-            total: opts.resamples,
-        });
-        loans::tick().await;
-        if !live(seq) {
-            return None;
-        }
+        joined.release_lanes(of.clone());
     }
-    Some(parts)
+    Some(parts.into_iter().map(|(_, r)| r).collect())
 }
+
+/// Items drawn in one turn: their lane layouts are some 20 MB. Four runs of 200,000 items are
+/// drawn one at a time; fifty of 15,000, twenty at a time.
+const ITEMS_AT_ONCE: usize = 300_000;
 
 /// The page's view of `figure`: the menu of figures, the ranking and plot with their buttons, the
 /// export buttons, and the exports themselves (`scorelens leaderboard --json`, and `--format

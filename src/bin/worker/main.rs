@@ -32,6 +32,7 @@ mod worker {
     use scorelens::explore::{Explorer, DEFAULT_CAP};
     use scorelens::metrics::bootstrap::ClusterBy;
     use scorelens::report::groups::with_largest;
+    use scorelens::report::packed_groups::PackedGroups;
     use scorelens::report::Report;
     use scorelens::web::blob::WHOLE_FILE_CAP;
     use scorelens::web::protocol::{FromWorker, Scored, Text, ToWorker, GROUPS_HELD};
@@ -57,6 +58,9 @@ mod worker {
         /// Tasks under way per run (scoring, then its intervals), and the runs the page closed
         /// while some were: the last task of a closed run to end says `Stopped`, so that the page
         /// (and its tests) know that nothing more about the run can follow.
+        /// Each kept run's group rows, packed (`keep`): only the export with the bootstrap's
+        /// intervals reads them, and unpacks them for it.
+        pub(crate) static GROUPS: RefCell<HashMap<u32, PackedGroups>> = RefCell::new(HashMap::new());
         static LIVE: RefCell<HashMap<u32, u32>> = RefCell::new(HashMap::new());
         static CLOSED: RefCell<HashSet<u32>> = RefCell::new(HashSet::new());
     }
@@ -102,11 +106,13 @@ mod worker {
         },
     }
 
-    /// A run kept for resampling and comparing, without its groups' Wilson intervals: only the
-    /// export with the bootstrap's intervals reads them, and makes them again
-    /// (`report::intervals::wilson_intervals`), where the 200,000 groups of a file grouped by item id
-    /// held some 14 MB per run meanwhile.
+    /// Run `run` kept for resampling and comparing, without its groups' Wilson intervals and with
+    /// its group rows packed in `GROUPS`: only the export with the bootstrap's intervals reads
+    /// them, and unpacks them and makes the intervals again
+    /// (`report::intervals::wilson_intervals`). The 200,000 groups of a file grouped by item id
+    /// held some 14 MB of intervals and 18 MB of rows per run meanwhile; packed, some 11 MB.
     fn keep(
+        run: u32,
         name: String,
         mut report: Report,
         sample: Option<scorelens::metrics::bootstrap::Sample>,
@@ -116,6 +122,15 @@ mod worker {
             .wilson
             .0
             .retain(|(path, _)| !path.starts_with("groups."));
+        match PackedGroups::pack(&report.groups) {
+            Some(packed) => {
+                report.groups = Vec::new();
+                GROUPS.with_borrow_mut(|g| g.insert(run, packed));
+            }
+            None => {
+                GROUPS.with_borrow_mut(|g| g.remove(&run));
+            }
+        }
         Kept::Here(Box::new(scorelens::Run::new(name, report, sample)))
     }
 
@@ -214,6 +229,7 @@ mod worker {
                 bump(run);
                 EXPLORERS.with_borrow_mut(|e| e.remove(&run));
                 SAMPLES.with_borrow_mut(|s| s.remove(&run));
+                GROUPS.with_borrow_mut(|g| g.remove(&run));
                 // Its tasks stop at their next check; the last one to end says so.
                 if LIVE.with_borrow(|l| l.contains_key(&run)) {
                     CLOSED.with_borrow_mut(|c| c.insert(run));
@@ -296,7 +312,7 @@ mod worker {
                 });
             }
         };
-        let kept = keep(name, report, sample);
+        let kept = keep(run, name, report, sample);
         SAMPLES.with_borrow_mut(|s| s.insert(run, kept));
         crate::intervals::start(run, generation);
     }
@@ -352,8 +368,7 @@ mod worker {
                 let mut json = Text::writer();
                 let _ = report.write_json(&mut json);
                 let html = Text::new(&scorelens::html::report(&report));
-                let (csv, md) =
-                    Text::pieces(|take| scorelens::layout::each_piece(&report, take));
+                let (csv, md) = Text::pieces(|take| scorelens::layout::each_piece(&report, take));
                 let json = json.finish();
                 // The page holds the largest groups only; the JSON and HTML above have them all,
                 // and the whole report moves (uncopied) into the run kept for resampling.
@@ -373,7 +388,7 @@ mod worker {
                         report_kept = Some(report);
                         None
                     }
-                    None => Some(keep(name, report, finished.sample)),
+                    None => Some(keep(run, name, report, finished.sample)),
                 };
                 if let Some(kept) = kept {
                     SAMPLES.with_borrow_mut(|s| s.insert(run, kept));

@@ -92,7 +92,7 @@ pub trait Replay: fmt::Debug + Send + Sync {
     fn prepare_lanes(&self) {}
     /// Lets go of what `prepare_lanes` (or the first block) made, once no more blocks are drawn:
     /// a run of 200,000 items holds some 14 MB of it.
-    fn release_lanes(&mut self) {}
+    fn release_lanes(&self) {}
     /// `figures_lanes` where only the figures `wanted` marks (by index into `names`; all when
     /// `None`) must be right: a replay may leave the others `None` to save their passes.
     fn figures_lanes_of(
@@ -278,8 +278,8 @@ impl Sample {
 
     /// Lets go of every replay's layout for the blocks of lanes (`prepare_lanes`), and of the
     /// scratch their passes keep on this thread; the next block makes them again.
-    pub fn release_lanes(&mut self) {
-        for r in &mut self.replays {
+    pub fn release_lanes(&self) {
+        for r in &self.replays {
             r.release_lanes();
         }
     }

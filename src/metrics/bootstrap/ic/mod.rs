@@ -14,9 +14,8 @@ use crate::metrics::ic::packed::PackedParts;
 use crate::metrics::ic::{IcAccumulator, IcOptions};
 #[cfg(target_arch = "x86_64")]
 use crate::metrics::lanes::Lanes;
-use crate::metrics::lanes::{Weights, LANES};
+use crate::metrics::lanes::{Made, Weights, LANES};
 use flat_parts::{FlatParts, Portable};
-use std::sync::OnceLock;
 
 mod flat_parts;
 
@@ -64,7 +63,7 @@ pub struct IcReplay {
     parts: PackedParts,
     /// The parts as the flat sums they add to, made at the first block of lanes (a run that is
     /// only scored, or resampled one resample at a time, never needs them).
-    flat: OnceLock<Option<FlatParts>>,
+    flat: Made<Option<FlatParts>>,
 }
 
 impl IcReplay {
@@ -74,7 +73,7 @@ impl IcReplay {
             template: IcAccumulator::new(opts),
             items: 0,
             parts: PackedParts::default(),
-            flat: OnceLock::new(),
+            flat: Made::default(),
         }
     }
 
@@ -133,18 +132,18 @@ impl Replay for IcReplay {
 
     fn prepare_lanes(&self) {
         self.flat
-            .get_or_init(|| FlatParts::of(&self.template, self.parts.iter()));
+            .get_or_make(|| FlatParts::of(&self.template, self.parts.iter()));
     }
 
-    fn release_lanes(&mut self) {
-        self.flat.take();
+    fn release_lanes(&self) {
+        self.flat.release();
     }
 
     fn figures_lanes(&self, weights: &[Weights], out: &mut Vec<Option<f64>>) {
         let flat = self
             .flat
-            .get_or_init(|| FlatParts::of(&self.template, self.parts.iter()));
-        if let Some(f) = flat {
+            .get_or_make(|| FlatParts::of(&self.template, self.parts.iter()));
+        if let Some(f) = flat.as_ref() {
             #[cfg(target_arch = "x86_64")]
             let sums = if crate::metrics::lanes::avx512() {
                 // SAFETY: the CPU has these features, checked on the line above.
@@ -246,7 +245,13 @@ mod tests {
                     let (mut flat, mut each) = (Vec::new(), Vec::new());
                     r.figures_lanes(&weights, &mut flat);
                     r.accumulators_lanes(&weights, &mut each);
-                    assert!(matches!(r.flat.get(), Some(Some(_))));
+                    assert!(r.flat.held().is_some_and(|f| f.is_some()));
+                    // Let go, the layout is made again by the next block, the same.
+                    r.release_lanes();
+                    assert!(r.flat.held().is_none());
+                    let mut again = Vec::new();
+                    r.figures_lanes(&weights, &mut again);
+                    assert_eq!(format!("{flat:?}"), format!("{again:?}"));
                     assert_eq!(flat.len(), each.len());
                     for (a, b) in flat.iter().zip(&each) {
                         // Sums that several signatures add to are rounded in another order.

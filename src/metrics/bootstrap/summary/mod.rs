@@ -17,12 +17,11 @@ use crate::metrics::calibration::{Calibration, CalibrationPart, OutsideMass};
 use crate::metrics::ece::equal_mass::ece_weighted_columns;
 use crate::metrics::ece::{bin_of, EqualWidth, BINS as WIDTH_BINS};
 use crate::metrics::groups::NO_GROUP;
-use crate::metrics::lanes::Weights;
+use crate::metrics::lanes::{Made, Weights};
 use crate::metrics::names::Names;
 use crate::metrics::outcome::{outcome, Outcome};
 use crate::metrics::ranks::order_key;
 use std::sync::Arc;
-use std::sync::OnceLock;
 
 /// The figures, by report path, with how to read each off the finished accumulators.
 const NAMES: [&str; 16] = [
@@ -116,7 +115,7 @@ pub struct SummaryReplay {
     group_ends: Vec<u32>,
     tracks: [Track; 2],
     /// The records laid out for the blocks of lanes, made at the first block.
-    columns: OnceLock<Option<columns::Columns>>,
+    columns: Made<Option<columns::Columns>>,
 }
 
 impl Default for SummaryReplay {
@@ -135,7 +134,7 @@ impl Default for SummaryReplay {
             by_group: Vec::new(),
             group_ends: Vec::new(),
             tracks: [track(Mode::Conditioning), track(Mode::Mixing)],
-            columns: OnceLock::new(),
+            columns: Made::default(),
         }
     }
 }
@@ -252,11 +251,11 @@ impl Replay for SummaryReplay {
     }
 
     fn prepare_lanes(&self) {
-        self.columns.get_or_init(|| columns::Columns::of(self));
+        self.columns.get_or_make(|| columns::Columns::of(self));
     }
 
-    fn release_lanes(&mut self) {
-        self.columns.take();
+    fn release_lanes(&self) {
+        self.columns.release();
         lanes::release_scratch();
     }
 
@@ -269,7 +268,8 @@ impl Replay for SummaryReplay {
         // A mode's pass is taken only when one of its five figures is wanted.
         let modes =
             [6, 11].map(|from| wanted.is_none_or(|w| w.iter().skip(from).take(5).any(|&x| x)));
-        let Some(c) = self.columns.get_or_init(|| columns::Columns::of(self)) else {
+        let made = self.columns.get_or_make(|| columns::Columns::of(self));
+        let Some(c) = made.as_ref() else {
             // A value that is not finite: lane by lane, as one resample would be drawn.
             return crate::metrics::lanes::each_lane(weights, out, |w, out| self.figures(w, out));
         };
