@@ -144,9 +144,8 @@ fn four_runs_of_200000_groups_along_the_workers_path() {
     }
     let boot = BootstrapOptions::default();
     let slice = LANES as u32 * 8;
-    // As the worker: the draws on a join of their own (src/bin/worker/leaderboard.rs, `draw_all`),
-    // a run at a time, each run's lanes let go after its turn; then the leaderboard of the runs
-    // with those draws.
+    // As the worker (src/bin/worker/leaderboard.rs): the draws a run at a time, each run's lanes
+    // let go after its turn (`draw_all`); then the boards, on the same join.
     let joined = Joined::new(&runs);
     step("the runs joined");
     let ranges: Vec<_> = (0..boot.resamples)
@@ -162,10 +161,8 @@ fn four_runs_of_200000_groups_along_the_workers_path() {
         joined.release_lanes(of);
     }
     step("the resamples drawn, every turn's lanes let go");
-    drop(joined);
-    step("that join dropped");
     let parts = std::cell::RefCell::new(Some(parts));
-    let l = scorelens::leaderboard::leaderboard_with(&runs, &boot, |_, _| {
+    let l = scorelens::leaderboard::leaderboard_of(joined, &boot, |_, _| {
         parts.borrow_mut().take().unwrap_or_default()
     });
     step("the leaderboard");

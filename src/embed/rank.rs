@@ -10,7 +10,7 @@ use crate::compare::Run;
 use crate::html::leaderboard::view;
 use crate::html::node::Node;
 use crate::leaderboard::tables::default_figure;
-use crate::leaderboard::{leaderboard_with, Joined, Leaderboard};
+use crate::leaderboard::{leaderboard_of, Joined, Leaderboard};
 use crate::metrics::bootstrap::BootstrapOptions;
 use crate::metrics::lanes::LANES;
 
@@ -38,7 +38,7 @@ async fn tick() {
 }
 
 /// `leaderboard(runs)`, its paired resamples drawn in slices of about `SLICE_MS` so that the page
-/// stays responsive (the same figures: `leaderboard_with` joins the slices in order).
+/// stays responsive (the same figures: `leaderboard_of` joins the slices in order).
 async fn ranked(runs: &[Run]) -> Leaderboard {
     let opts = BootstrapOptions::default();
     let joined = Joined::new(runs);
@@ -57,7 +57,8 @@ async fn ranked(runs: &[Run]) -> Leaderboard {
         tick().await;
     }
     let parts = std::cell::RefCell::new(Some(parts));
-    leaderboard_with(runs, &opts, |_, _| {
+    // The join the draws used: joining again would hold every run's id map a second time.
+    leaderboard_of(joined, &opts, |_, _| {
         parts.borrow_mut().take().unwrap_or_default()
     })
 }

@@ -171,26 +171,26 @@ fn column(cx: &Context, k: usize) -> Column {
         .map(Vec::as_slice);
     let own_layout = items.map(|list| Layout::new(&cx.design, Some(list)));
     let layout = own_layout.as_ref().unwrap_or(&cx.layout);
-    let influence: Option<Vec<Influence>> = match subset {
-        Some(g) => cx
-            .credits
-            .iter()
-            .map(|c| {
-                let own: Vec<f64> = c
+    // Each run's unit totals, once: a pair's standard error is then a pass over two of them. A
+    // run's influence values (a vector over every shared item) go as soon as its totals are made.
+    let influence = |r: usize| -> Option<Influence> {
+        match subset {
+            Some(g) => {
+                let own: Vec<f64> = cx
+                    .credits
+                    .get(r)?
                     .iter()
                     .zip(&j.subset_of)
                     .map(|(&v, &s)| if s == g { v } else { f64::NAN })
                     .collect();
                 Influence::of(&own)
-            })
-            .collect(),
-        None => (0..n)
-            .map(|r| j.item_values(k, r).and_then(|v| Influence::of(&v)))
-            .collect(),
+            }
+            None => j.item_values(k, r).and_then(|v| Influence::of(&v)),
+        }
     };
-    // Each run's unit totals, once: a pair's standard error is then a pass over two of them.
-    let totals: Option<Vec<Vec<f64>>> =
-        influence.map(|inf| inf.iter().map(|i| layout.totals(i)).collect());
+    let totals: Option<Vec<Vec<f64>>> = (0..n)
+        .map(|r| influence(r).map(|inf| layout.totals(&inf)))
+        .collect();
     // McNemar's test takes items as independent: with clusters, the clustered z-test decides.
     let accuracy = (subset.is_some() || name == ACCURACY) && !j.clustered();
     let shared = items.map_or(j.common(), <[u32]>::len) as u64;

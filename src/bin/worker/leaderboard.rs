@@ -1,5 +1,5 @@
 //! The worker's half of the leaderboard view: the runs' paired resamples drawn in slices (a newer
-//! request or a closed run is felt between slices), then `leaderboard_with`, so the page gets what
+//! request or a closed run is felt between slices), then `leaderboard_of`, so the page gets what
 //! `scorelens leaderboard` prints for the same files and seed; and the view of one figure, laid out
 //! here (the ranking and its plot as `html::node::Node`, the exports as the CLI writes them), so
 //! that the page only mounts it.
@@ -9,10 +9,10 @@ use crate::worker::post;
 use scorelens::html::leaderboard::{label, view};
 use scorelens::html::node::Node;
 use scorelens::leaderboard::tables::{default_figure, tables};
-use scorelens::leaderboard::{leaderboard_with, Joined, Leaderboard, Replicates};
+use scorelens::leaderboard::{leaderboard_of, Joined, Leaderboard, Replicates};
 use scorelens::metrics::lanes::LANES;
 use scorelens::web::protocol::{FromWorker, RankedView, Text};
-use scorelens::{BootstrapOptions, Run};
+use scorelens::BootstrapOptions;
 use std::cell::{Cell, RefCell};
 
 /// Milliseconds of drawing between two looks at the message queue.
@@ -69,9 +69,12 @@ async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOption
         .zip(names)
         .map(|(r, n)| std::mem::replace(&mut r.name, n))
         .collect();
-    if let Some(parts) = draw_all(seq, &runs, &opts).await {
+    // One join for the draws and the boards: joining four runs of 200,000 ids again holds their
+    // id maps a second time, and wasm memory never shrinks.
+    let joined = Joined::new(&runs);
+    if let Some(parts) = draw_all(seq, &joined, &opts).await {
         let parts = RefCell::new(Some(parts));
-        let l = leaderboard_with(&runs, &opts, |_, _| {
+        let l = leaderboard_of(joined, &opts, |_, _| {
             parts.borrow_mut().take().unwrap_or_default()
         });
         match default_figure(&l).and_then(|f| shown(&l, f)) {
@@ -99,8 +102,11 @@ async fn rank(seq: u32, ids: Vec<u32>, names: Vec<String>, opts: BootstrapOption
 /// one run a turn), each turn's lane layouts let go before the next: four runs of 200,000 items
 /// held some 55 MB of them at once, and wasm memory never shrinks. Each resample's draw is the
 /// same in every turn, so the values are those of one turn over every run.
-async fn draw_all(seq: u32, runs: &[Run], opts: &BootstrapOptions) -> Option<Vec<Replicates>> {
-    let joined = Joined::new(runs);
+async fn draw_all(
+    seq: u32,
+    joined: &Joined<'_>,
+    opts: &BootstrapOptions,
+) -> Option<Vec<Replicates>> {
     let turns = joined.turns(ITEMS_AT_ONCE);
     let total = opts.resamples.saturating_mul(turns.len() as u32);
     let mut parts: Vec<(std::ops::Range<u32>, Replicates)> = Vec::new();
