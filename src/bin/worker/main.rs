@@ -22,6 +22,9 @@ mod loans;
 mod parquet;
 
 #[cfg(target_arch = "wasm32")]
+mod queue;
+
+#[cfg(target_arch = "wasm32")]
 mod read;
 
 #[cfg(target_arch = "wasm32")]
@@ -326,8 +329,12 @@ mod worker {
         part: Option<String>,
     ) {
         let cluster = cluster.as_deref().and_then(ClusterBy::parse);
-        // Bootstraps of other runs wait while this one reads.
+        // Bootstraps of other runs wait while this one reads (or waits to).
         let _reading = crate::intervals::Reading::new();
+        // One run reads at a time; the turn is held until the run is kept.
+        let Some(_turn) = crate::queue::turn(run, generation).await else {
+            return;
+        };
         let started = js_sys::Date::now();
         // Only runs the browser resamples keep their per-item sample, decided from the first
         // file's first bytes before any item (`surely_too_many`).
