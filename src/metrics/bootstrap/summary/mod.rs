@@ -288,32 +288,44 @@ impl Replay for SummaryReplay {
 
     fn figures(&self, weights: &[u32], out: &mut Vec<Option<f64>>) {
         let mut overall = Accuracy::default();
-        let mut groups = vec![Accuracy::default(); self.group_order.len()];
         let mut outside = OutsideMass::default();
+        let groups = self.group_order.len();
         for (r, &times) in self.records.iter().zip(weights) {
-            let Some(group) = groups.get_mut(r.group as usize) else {
+            if r.group as usize >= groups {
                 continue;
-            };
-            let o = r.outcome();
-            overall.add_times(&o, times);
-            group.add_times(&o, times);
+            }
+            overall.add_times(&r.outcome(), times);
             if !r.outside.is_nan() {
                 outside.add_times(r.outside, times);
             }
         }
         let f = overall.finish();
-        let per_group: Vec<_> = self
-            .group_order
-            .iter()
-            .filter_map(|&g| groups.get(g as usize))
-            .map(Accuracy::finish)
-            .collect();
+        // The macro means one group at a time, in name order, each group's records in item
+        // order (`by_group`): the sums one accumulator per group would make, without holding
+        // one for each of 200,000 groups.
+        let (mut accuracy, mut normalized) = (Mean::default(), Mean::default());
+        let mut from = 0usize;
+        for &end in &self.group_ends {
+            let end = (end as usize).max(from);
+            let mut group = Accuracy::default();
+            for &i in self.by_group.get(from..end).unwrap_or_default() {
+                if let (Some(r), Some(&times)) =
+                    (self.records.get(i as usize), weights.get(i as usize))
+                {
+                    group.add_times(&r.outcome(), times);
+                }
+            }
+            from = end;
+            let g = group.finish();
+            accuracy.add(g.accuracy);
+            normalized.add(g.normalized);
+        }
         out.extend([
             f.accuracy,
             f.normalized,
             f.invalid_share,
-            mean(per_group.iter().filter_map(|g| g.accuracy)),
-            mean(per_group.iter().filter_map(|g| g.normalized)),
+            accuracy.finish(),
+            normalized.finish(),
             outside.finish(),
         ]);
         let mut gathered = Vec::new();
@@ -357,10 +369,25 @@ fn name_order(names: &[Arc<str>]) -> Vec<u32> {
     by_name.into_iter().map(|(_, g)| g).collect()
 }
 
-/// The mean of the values summed left to right, as `Groups::macro_figures` takes it.
-fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let (sum, n) = values.fold((0.0, 0u64), |(s, n), v| (s + v, n + 1));
-    (n > 0).then(|| sum / n as f64)
+/// The mean of the values that are present, summed left to right, as `Groups::macro_figures`
+/// takes it.
+#[derive(Default)]
+struct Mean {
+    sum: f64,
+    n: u64,
+}
+
+impl Mean {
+    fn add(&mut self, v: Option<f64>) {
+        if let Some(v) = v {
+            self.sum += v;
+            self.n += 1;
+        }
+    }
+
+    fn finish(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum / self.n as f64)
+    }
 }
 
 #[cfg(test)]
