@@ -5,7 +5,7 @@
 //! `SAMPLES` store through `loans` (taking them out while it draws, putting them back after).
 
 use crate::loans::{self, Task};
-use crate::worker::post;
+use crate::worker::{post, unpack_groups};
 use scorelens::compare::{compare_with, PairDraws, Paired};
 use scorelens::web::protocol::{FromWorker, Text};
 use scorelens::{BootstrapOptions, Run};
@@ -69,7 +69,7 @@ fn live(seq: u32) -> bool {
 }
 
 async fn compare(seq: u32, ids: Vec<u32>, opts: BootstrapOptions) {
-    let runs = match loans::borrow(&ids, || live(seq), &COMPARE).await {
+    let mut runs = match loans::borrow(&ids, || live(seq), &COMPARE).await {
         Ok(runs) => runs,
         Err(e) if e.is_empty() => return,
         Err(error) => return post(&FromWorker::CompareFailed { seq, error }),
@@ -80,15 +80,20 @@ async fn compare(seq: u32, ids: Vec<u32>, opts: BootstrapOptions) {
         let c = compare_with(&runs, &opts, |_, _| {
             parts.borrow_mut().next().unwrap_or_default()
         });
+        // The HTML shows each run's report, groups and all, as the CLI's does.
+        unpack_groups(&ids, runs.iter_mut().map(|r| &mut r.report), true);
         let named: Vec<(&str, &scorelens::Report)> =
             runs.iter().map(|r| (r.name.as_str(), &r.report)).collect();
+        let html = scorelens::html::runs(&named, Some(&c));
+        drop(named);
+        unpack_groups(&ids, runs.iter_mut().map(|r| &mut r.report), false);
         let pairs = scorelens::compare::tables::pair_tables(&c);
         post(&FromWorker::Compared {
             seq,
             csv: Text::new(&scorelens::table::csv(&pairs)),
             md: Text::new(&scorelens::table::markdown(&pairs)),
             json: c.to_json() + "\n",
-            html: scorelens::html::runs(&named, Some(&c)),
+            html,
             comparison: Box::new(c),
         });
     }

@@ -10,7 +10,7 @@
 //! `sample.draws` over consecutive ranges joined by `sample.intervals` equals `Sample::bootstrap`,
 //! so the JSON it posts is `scorelens score --json --bootstrap 2000 --seed 2024`'s.
 
-use crate::worker::{current, post, scope, Kept, GROUPS, SAMPLES};
+use crate::worker::{current, post, scope, unpack_groups, Kept, SAMPLES};
 use scorelens::web::protocol::{FromWorker, Text};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
@@ -171,11 +171,7 @@ async fn bootstrap(run: u32, generation: u32, turn: &Turn, opts: BootstrapOption
         let before = report.intervals.bootstrap.replace(bootstrap.clone());
         // The kept run packed its group rows and let their Wilson intervals go (`keep`): the
         // export has them all.
-        let packed = GROUPS.with_borrow(|g| g.get(&run).map(|p| p.unpack()));
-        let packed = packed.is_some_and(|rows| {
-            report.groups = rows;
-            true
-        });
+        unpack_groups(&[run], std::iter::once(&mut *report), true);
         let all = scorelens::report::intervals::wilson_intervals(report);
         let kept = std::mem::replace(&mut report.intervals.wilson, all);
         let html = Text::new(&scorelens::html::report(report));
@@ -184,9 +180,7 @@ async fn bootstrap(run: u32, generation: u32, turn: &Turn, opts: BootstrapOption
         let _ = report.write_json(&mut json);
         report.intervals.bootstrap = before;
         report.intervals.wilson = kept;
-        if packed {
-            report.groups = Vec::new();
-        }
+        unpack_groups(&[run], std::iter::once(&mut *report), false);
         Some((bootstrap, json.finish(), html))
     })
     .await

@@ -137,6 +137,24 @@ mod worker {
         Kept::Here(Box::new(scorelens::Run::new(name, report, sample)))
     }
 
+    /// Gives the kept runs `ids` (their reports in `reports`, in the same order) their group
+    /// rows back from `GROUPS` (`keep` packed them) when `back`, or packs them away again: the
+    /// exports that show a run's groups (its report with intervals, a comparison's HTML) unpack
+    /// them while they are written.
+    pub(crate) fn unpack_groups<'a>(
+        ids: &[u32],
+        reports: impl Iterator<Item = &'a mut Report>,
+        back: bool,
+    ) {
+        GROUPS.with_borrow(|g| {
+            for (id, report) in ids.iter().zip(reports) {
+                if let Some(packed) = g.get(id) {
+                    report.groups = if back { packed.unpack() } else { Vec::new() };
+                }
+            }
+        });
+    }
+
     pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
         js_sys::global().unchecked_into()
     }
