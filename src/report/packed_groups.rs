@@ -1,10 +1,11 @@
 //! A report's group rows packed for keeping. The browser's worker keeps each scored run's report
 //! for its later exports, and on a file whose groups are item ids a row is a `String` of its own
 //! and three 16-byte options: some 90 bytes a group, 18 MB for 200,000 groups. Packed, the names
-//! share one buffer and the figures are bare numbers with a byte saying which are present, about
-//! half of that, given back bit for bit.
+//! share one buffer (as a sample's item ids do, `bootstrap::Ids`) and the figures are bare numbers
+//! with a byte saying which are present, about half of that, given back bit for bit.
 
 use super::GroupFigures;
+use crate::metrics::bootstrap::Ids;
 
 const ACCURACY: u8 = 1;
 const NORMALIZED: u8 = 2;
@@ -13,9 +14,8 @@ const INVALID_SHARE: u8 = 4;
 /// Group rows, in their order, packed (`pack`) and given back whole (`unpack`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PackedGroups {
-    /// Every name, one after another, and where each ends.
-    names: String,
-    ends: Vec<u32>,
+    /// Every name, in one buffer.
+    names: Ids,
     items: Vec<u64>,
     /// Each row's correct count, accuracy, normalized accuracy and invalid share (0 where absent).
     figures: Vec<[f64; 4]>,
@@ -24,21 +24,17 @@ pub struct PackedGroups {
 }
 
 impl PackedGroups {
-    /// The rows packed; `None` when their names do not fit in one 4 GiB buffer.
-    pub fn pack(groups: &[GroupFigures]) -> Option<Self> {
-        let bytes: usize = groups.iter().map(|g| g.name.len()).sum();
-        u32::try_from(bytes).ok()?;
+    /// The rows packed.
+    pub fn pack(groups: &[GroupFigures]) -> Self {
         let n = groups.len();
         let mut p = PackedGroups {
-            names: String::with_capacity(bytes),
-            ends: Vec::with_capacity(n),
+            names: Ids::default(),
             items: Vec::with_capacity(n),
             figures: Vec::with_capacity(n),
             present: Vec::with_capacity(n),
         };
         for g in groups {
-            p.names.push_str(&g.name);
-            p.ends.push(p.names.len() as u32);
+            p.names.push(&g.name);
             p.items.push(g.items);
             let has = |o: Option<f64>, flag: u8| if o.is_some() { flag } else { 0 };
             p.present.push(
@@ -53,24 +49,21 @@ impl PackedGroups {
                 g.invalid_share.unwrap_or(0.0),
             ]);
         }
-        Some(p)
+        p.names.shrink_to_fit();
+        p
     }
 
     /// The rows as they were packed.
     pub fn unpack(&self) -> Vec<GroupFigures> {
-        let mut from = 0usize;
-        self.ends
+        self.names
             .iter()
             .zip(&self.items)
             .zip(&self.figures)
             .zip(&self.present)
-            .map(|(((&end, &items), f), &present)| {
-                let end = end as usize;
-                let name = self.names.get(from..end).unwrap_or_default().to_string();
-                from = end;
+            .map(|(((name, &items), f), &present)| {
                 let on = |flag: u8, v: f64| (present & flag != 0).then_some(v);
                 GroupFigures {
-                    name,
+                    name: name.to_string(),
                     items,
                     correct: f[0],
                     accuracy: on(ACCURACY, f[1]),
@@ -82,11 +75,11 @@ impl PackedGroups {
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.names.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.names.is_empty()
     }
 }
 
@@ -140,7 +133,7 @@ mod tests {
     proptest! {
         #[test]
         fn rows_come_back_bit_for_bit(rows in proptest::collection::vec(row(), 0..40)) {
-            let p = PackedGroups::pack(&rows).unwrap();
+            let p = PackedGroups::pack(&rows);
             prop_assert_eq!(p.len(), rows.len());
             let back = p.unpack();
             prop_assert_eq!(back.iter().map(bits).collect::<Vec<_>>(), rows.iter().map(bits).collect::<Vec<_>>());
@@ -158,8 +151,8 @@ mod tests {
             invalid_share: Some(0.0),
         };
         let rows = vec![row("", Some(0.5)), row("é|<b>\n", None), row("", None)];
-        let p = PackedGroups::pack(&rows).unwrap();
+        let p = PackedGroups::pack(&rows);
         assert_eq!(p.unpack(), rows);
-        assert!(PackedGroups::pack(&[]).unwrap().is_empty());
+        assert!(PackedGroups::pack(&[]).is_empty());
     }
 }

@@ -125,15 +125,8 @@ mod worker {
             .wilson
             .0
             .retain(|(path, _)| !path.starts_with("groups."));
-        match PackedGroups::pack(&report.groups) {
-            Some(packed) => {
-                report.groups = Vec::new();
-                GROUPS.with_borrow_mut(|g| g.insert(run, packed));
-            }
-            None => {
-                GROUPS.with_borrow_mut(|g| g.remove(&run));
-            }
-        }
+        let packed = PackedGroups::pack(&std::mem::take(&mut report.groups));
+        GROUPS.with_borrow_mut(|g| g.insert(run, packed));
         Kept::Here(Box::new(scorelens::Run::new(name, report, sample)))
     }
 
