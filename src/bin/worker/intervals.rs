@@ -10,11 +10,10 @@
 //! `sample.draws` over consecutive ranges joined by `sample.intervals` equals `Sample::bootstrap`,
 //! so the JSON it posts is `scorelens score --json --bootstrap 2000 --seed 2024`'s.
 
-use crate::worker::{current, post, scope, unpack_groups, Kept, SAMPLES};
+use crate::worker::{current, post, unpack_groups, Kept, SAMPLES};
 use scorelens::web::protocol::{FromWorker, Text};
 use scorelens::{BootstrapOptions, Run};
 use std::cell::{Cell, RefCell};
-use wasm_bindgen_futures::JsFuture;
 
 /// Milliseconds of drawing between two looks at the message queue.
 const SLICE_MS: f64 = 40.0;
@@ -99,14 +98,6 @@ pub fn start(run: u32, generation: u32) {
     });
 }
 
-/// Lets the worker handle its messages (a macrotask), after `ms` milliseconds.
-async fn tick(ms: i32) {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = JsFuture::from(p).await;
-}
-
 /// Runs `f` on the run's kept sample, waiting while another task has the run on loan (a
 /// comparison); `None` when the run moved on or is gone. The store is borrowed only while `f`
 /// runs, so a comparison can take the run between two slices.
@@ -122,7 +113,7 @@ async fn with_run<T>(run: u32, generation: u32, mut f: impl FnMut(&mut Run) -> T
         });
         match done {
             Some(out) => return out,
-            None => tick(0).await,
+            None => crate::loans::tick().await,
         }
     }
 }
@@ -213,7 +204,7 @@ async fn draw(
     });
     while at < total {
         while (READING.get() > 0 || !turn.now()) && current(run, generation) {
-            tick(20).await;
+            crate::loans::wait(20).await;
         }
         let end = at.saturating_add(step).min(total);
         let (part, took) = with_run(run, generation, |r| {
@@ -239,7 +230,7 @@ async fn draw(
                 total,
             });
         }
-        tick(0).await;
+        crate::loans::tick().await;
     }
     Some(parts)
 }

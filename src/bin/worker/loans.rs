@@ -19,8 +19,13 @@ pub struct Task {
 
 /// Lets the worker handle its messages (a macrotask: the page's messages are macrotasks too).
 pub async fn tick() {
+    wait(0).await;
+}
+
+/// Lets the worker handle its messages, after `ms` milliseconds (a task polling for its turn).
+pub async fn wait(ms: i32) {
     let p = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
     });
     let _ = JsFuture::from(p).await;
 }

@@ -4,10 +4,9 @@
 //! 200,000 groups picked at once held some 80 MB more than one after another. And the first run's
 //! figures come as soon as it alone is read.
 
-use crate::worker::{current, scope};
+use crate::worker::current;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
-use wasm_bindgen_futures::JsFuture;
 
 thread_local! {
     /// The tickets of the runs waiting or reading, oldest first: the first reads.
@@ -38,9 +37,6 @@ pub async fn turn(run: u32, generation: u32) -> Option<ReadTurn> {
         if QUEUE.with_borrow(|q| q.front() == Some(&ticket)) {
             return Some(turn);
         }
-        let p = js_sys::Promise::new(&mut |resolve, _| {
-            let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20);
-        });
-        let _ = JsFuture::from(p).await;
+        crate::loans::wait(20).await;
     }
 }
