@@ -3,42 +3,33 @@
 //! browser's worker asks for them (and the file size `Session::add` sizes the seen-id set from).
 //! Then the worker's steps after reading, one by one (`worker_steps`).
 //! `cargo run --release --example memory -- FILE`.
-//! With several files, the worker's path over all of them instead (`worker_runs`): each scored
-//! and kept as the page keeps it, then the leaderboard of them all, then each run's intervals.
+//! The worker's path over several runs, the leaderboard included, is measured in wasm32 itself:
+//! tests/wasm_memory.rs.
 
 use scorelens::explore::DEFAULT_CAP;
 use scorelens::{BootstrapOptions, Options, Session};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+#[path = "../tests/counting/mod.rs"]
+mod counting;
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-        PEAK.fetch_max(now, Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        // As a wasm allocator may: the old and the new block live together while copying.
-        let now = LIVE.fetch_add(new, Relaxed) + new;
-        PEAK.fetch_max(now, Relaxed);
-        LIVE.fetch_sub(l.size(), Relaxed);
-        unsafe { System.realloc(p, l, new) }
-    }
-}
+use counting::{Counting, LIVE, PEAK};
+use std::sync::atomic::Ordering::Relaxed;
 
 #[global_allocator]
 static A: Counting = Counting;
 
 const CHUNK: usize = 8 << 20;
+
+/// `bytes` read as the worker feeds a session (`Options` `opts`), and finished.
+fn read(bytes: &[u8], opts: &Options) -> scorelens::Finished {
+    let mut s = Session::new(opts).expect("session");
+    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
+    let mut feed = s.add("f.jsonl", head, Some(bytes.len() as u64));
+    for c in bytes.chunks(CHUNK) {
+        feed.push(c);
+    }
+    feed.end();
+    s.finish().expect("report")
+}
 
 /// (peak bytes while reading and finishing, bytes still held after, items).
 fn measure(bytes: &[u8], explorer: bool, sample: Option<usize>) -> (usize, usize, u64) {
@@ -49,14 +40,7 @@ fn measure(bytes: &[u8], explorer: bool, sample: Option<usize>) -> (usize, usize
         sample,
         ..Options::default()
     };
-    let mut s = Session::new(&opts).expect("session");
-    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
-    let mut feed = s.add("f.jsonl", head, Some(bytes.len() as u64));
-    for c in bytes.chunks(CHUNK) {
-        feed.push(c);
-    }
-    feed.end();
-    let f = s.finish().expect("report");
+    let f = read(bytes, &opts);
     let items = f.report.items;
     let held = LIVE.load(Relaxed) - base;
     let peak = PEAK.load(Relaxed) - base;
@@ -65,11 +49,7 @@ fn measure(bytes: &[u8], explorer: bool, sample: Option<usize>) -> (usize, usize
 }
 
 fn main() {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
-    if paths.len() > 1 {
-        return worker_runs(&paths);
-    }
-    let path = paths.first().expect("usage: memory FILE [FILE...]");
+    let path = std::env::args().nth(1).expect("usage: memory FILE");
     let bytes = std::fs::read(path).expect("read");
     let mut rows = Vec::new();
     for (name, explorer, sample) in [
@@ -181,14 +161,7 @@ fn worker_steps(bytes: &[u8]) {
         sample: Some(200_000),
         ..Options::default()
     };
-    let mut s = Session::new(&opts).expect("session");
-    let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
-    let mut feed = s.add("f.jsonl", head, Some(bytes.len() as u64));
-    for c in bytes.chunks(CHUNK) {
-        feed.push(c);
-    }
-    feed.end();
-    let f = s.finish().expect("report");
+    let f = read(bytes, &opts);
     step("read and finish (explorer, sample)", base);
     let mut report = f.report;
     // As the worker's `Text::writer`: a MiB gathered, then handed on.
@@ -216,114 +189,4 @@ fn worker_steps(bytes: &[u8]) {
     step("the report with intervals: JSON and HTML", base);
     drop((html, report, sample, f.explorer));
     step("all dropped", base);
-}
-
-/// The worker's path on several files, as the page's four big runs take it (src/bin/worker/
-/// main.rs, leaderboard.rs and intervals.rs): each file scored with the explorer and the sample,
-/// its exports written, the page's copy made, and the run kept without its groups' Wilson
-/// intervals; then the leaderboard of every run, drawn in blocks, and its view's exports; then
-/// each run's intervals and their exports. Wasm memory only grows, so the worker's memory is the
-/// highest live total of all (`peak` of the last line).
-fn worker_runs(paths: &[String]) {
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
-    let mut runs = Vec::new();
-    let mut explorers = Vec::new();
-    for path in paths {
-        let bytes = std::fs::read(path).expect("read");
-        let opts = Options {
-            items: Some(DEFAULT_CAP),
-            sample: Some(200_000),
-            ..Options::default()
-        };
-        let mut s = Session::new(&opts).expect("session");
-        let head = &bytes[..bytes.len().min(scorelens::formats::HEAD)];
-        let mut feed = s.add(path, head, Some(bytes.len() as u64));
-        for c in bytes.chunks(CHUNK) {
-            feed.push(c);
-        }
-        feed.end();
-        drop(bytes);
-        let f = s.finish().expect("report");
-        let mut report = f.report;
-        let mut piece = std::io::BufWriter::with_capacity(1 << 20, std::io::sink());
-        report.write_json(&mut piece).expect("json");
-        drop(piece);
-        drop(scorelens::html::report(&report));
-        // As the worker's `Text::pieces`: each piece written (here to nothing), then let go.
-        let mut w = scorelens::table::PieceWriter::new(Discard, Discard);
-        scorelens::layout::each_piece(&report, |p| {
-            let _ = w.piece(&p);
-        });
-        drop(scorelens::report::groups::with_largest(&mut report, 1000));
-        report
-            .intervals
-            .wilson
-            .0
-            .retain(|(path, _)| !path.starts_with("groups."));
-        runs.push(scorelens::Run::new(path.clone(), report, f.sample));
-        explorers.push(f.explorer);
-        step(&format!("run {} scored and kept", runs.len()), base);
-    }
-    let boot = BootstrapOptions::default();
-    let lanes = scorelens::metrics::lanes::LANES as u32;
-    let j = scorelens::leaderboard::Joined::new(&runs);
-    step("the runs joined", base);
-    j.prepare_lanes();
-    step("their lanes laid out", base);
-    let some = j.draws(&boot, 0..lanes * 8);
-    step("a slice of resamples drawn", base);
-    drop((some, j));
-    step("the join dropped", base);
-    let l = scorelens::leaderboard::leaderboard_with(&runs, &boot, |j, o| {
-        (0..o.resamples)
-            .step_by(lanes as usize * 8)
-            .map(|at| j.draws(o, at..(at + lanes * 8).min(o.resamples)))
-            .collect::<Vec<_>>()
-            .tap(|| step("  (its join, lanes and draws)", base))
-    });
-    step("the leaderboard", base);
-    let figure = scorelens::leaderboard::tables::default_figure(&l).expect("a figure");
-    let mut piece = std::io::BufWriter::with_capacity(1 << 20, std::io::sink());
-    l.write_json(&mut piece).expect("json");
-    drop(piece);
-    drop(scorelens::leaderboard::tables::tables(&l, figure));
-    drop(scorelens::html::leaderboard(&l, figure));
-    step("its view's exports (the leaderboard kept)", base);
-    for (i, r) in runs.iter_mut().enumerate() {
-        let parts = (0..boot.resamples)
-            .step_by(64)
-            .map(|at| r.sample.draws(&boot, at..(at + 64).min(boot.resamples)))
-            .collect();
-        let b = r.sample.intervals(&boot, parts);
-        r.report.intervals.bootstrap = Some(b);
-        let all = scorelens::report::intervals::wilson_intervals(&r.report);
-        let kept = std::mem::replace(&mut r.report.intervals.wilson, all);
-        let html = scorelens::html::report(&r.report);
-        let mut piece = std::io::BufWriter::with_capacity(1 << 20, std::io::sink());
-        r.report.write_json(&mut piece).expect("json");
-        drop((piece, html));
-        r.report.intervals.wilson = kept;
-        step(&format!("run {}'s intervals and exports", i + 1), base);
-    }
-    drop((l, runs, explorers));
-    step("all dropped", base);
-}
-
-/// Runs `f` after making a value, for a step inside a closure.
-trait Tap: Sized {
-    fn tap(self, f: impl FnOnce()) -> Self {
-        f();
-        self
-    }
-}
-impl<T> Tap for T {}
-
-/// A text writer that keeps nothing.
-struct Discard;
-
-impl std::fmt::Write for Discard {
-    fn write_str(&mut self, _: &str) -> std::fmt::Result {
-        Ok(())
-    }
 }

@@ -9,31 +9,16 @@
 //! `cargo test --release --target wasm32-unknown-unknown --test wasm_memory -- --nocapture`.
 #![cfg(target_arch = "wasm32")]
 
+mod counting;
+
+use counting::{Counting, LIVE, PEAK};
 use scorelens::explore::DEFAULT_CAP;
 use scorelens::leaderboard::Joined;
 use scorelens::metrics::lanes::LANES;
 use scorelens::report::packed_groups::PackedGroups;
 use scorelens::{BootstrapOptions, Options, Run, Session};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use wasm_bindgen_test::*;
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-        PEAK.fetch_max(now, Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-}
 
 #[global_allocator]
 static A: Counting = Counting;
@@ -135,8 +120,7 @@ fn four_runs_of_200000_groups_along_the_workers_path() {
             .wilson
             .0
             .retain(|(path, _)| !path.starts_with("groups."));
-        let packed = PackedGroups::pack(&report.groups).expect("names fit");
-        report.groups = Vec::new();
+        let packed = PackedGroups::pack(&std::mem::take(&mut report.groups));
         groups.push(packed);
         runs.push(Run::new(format!("big-model-{}", r + 1), report, f.sample));
         explorers.push(f.explorer);
@@ -192,7 +176,7 @@ fn four_runs_of_200000_groups_along_the_workers_path() {
     step("all dropped");
 }
 
-/// A text writer that keeps nothing.
+/// A text writer that keeps nothing (the exports' bytes, written and dropped).
 struct Discard;
 
 impl std::fmt::Write for Discard {
